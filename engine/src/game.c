@@ -1,0 +1,292 @@
+/* game.c - starting a game, dealing hands from the pinned generator (RULES 2), the per-seat
+ * view (RULES 8.3), the digest and the card-conservation check.
+ * Pure: no I/O, no allocation; randomness only from the seed the caller passes. */
+#include "internal.h"
+
+/* ---- Pinned PRNG: splitmix64 seeds xoshiro256** (docs/engine.md) ----------------------- */
+
+typedef struct rng {
+    uint64_t s[4];
+} rng;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next(rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, n): reject the low (2^64 mod n) values so every outcome is equally likely. */
+static uint64_t bounded(rng *g, uint64_t n)
+{
+    uint64_t threshold = (0 - n) % n;
+    for (;;) {
+        uint64_t x = next(g);
+        if (x >= threshold)
+            return x % n;
+    }
+}
+
+int okr_shuffle(const okr_rules *r, uint64_t seed, int hand_no, uint8_t *out, int cap)
+{
+    int n = okr_pack_size(r);
+    if (n > cap || n > OKR_MAX_CARDS)
+        return OKR_EOVERFLOW;
+    /* Unshuffled order: each deck's 52 kinds in kind order, then the Jokers. */
+    for (int i = 0; i < n; i++)
+        out[i] = (uint8_t)(i < 52 * r->decks ? i % 52 : OKR_JOKER);
+    rng g;
+    uint64_t x = seed + (uint64_t)hand_no * 0xD1B54A32D192ED03u;
+    for (int i = 0; i < 4; i++)
+        g.s[i] = splitmix64(&x);
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)bounded(&g, (uint64_t)i + 1);
+        uint8_t t = out[i];
+        out[i] = out[j];
+        out[j] = t;
+    }
+    return n;
+}
+
+/* ---- Dealing (RULES 2.3-2.5) --------------------------------------------------------- */
+
+static int is_pack(const okr_rules *r, const uint8_t *pack, int n, okr_refusal *why)
+{
+    uint8_t want[OKR_KINDS] = {0}, got[OKR_KINDS] = {0};
+    if (n != okr_pack_size(r))
+        return okr__invalid(why, "1.2", "the pack has the wrong number of cards");
+    for (int k = 0; k < 52; k++)
+        want[k] = r->decks;
+    want[OKR_JOKER] = r->jokers;
+    for (int i = 0; i < n; i++) {
+        if (pack[i] >= OKR_KINDS)
+            return okr__invalid(why, "1.1", "the pack holds an unknown card");
+        if (++got[pack[i]] > want[pack[i]])
+            return okr__invalid(why, "1.2", "the pack holds a card too many times");
+    }
+    return OKR_OK;
+}
+
+static void deal(okr_game *g, const uint8_t *pack, int n)
+{
+    const okr_rules *r = &g->rules;
+    int p = g->players, k = 0;
+    memset(g->hand, 0, sizeof g->hand);
+    memset(g->hand_n, 0, sizeof g->hand_n);
+    memset(g->drew, 0, sizeof g->drew);
+    memset(g->melded_before, 0, sizeof g->melded_before);
+    memset(g->meld, 0, sizeof g->meld);
+    memset(g->stock, 0, sizeof g->stock);
+    memset(g->pile, 0, sizeof g->pile);
+    memset(&g->last, 0, sizeof g->last);
+    for (int round = 0; round < r->hand_size; round++)
+        for (int i = 1; i <= p; i++) { /* one at a time, starting left of the dealer */
+            int seat = (g->dealer + i) % p;
+            g->hand[seat][pack[k++]]++;
+            g->hand_n[seat]++;
+        }
+    g->upcard = pack[k++];
+    g->pile[0] = g->upcard;
+    g->pile_n = 1;
+    g->stock_n = (uint8_t)(n - k);
+    for (int i = 0; i < g->stock_n; i++) /* stock[stock_n - 1] is the next card */
+        g->stock[i] = pack[n - 1 - i];
+    g->meld_n = 0;
+    g->turns = 0;
+    g->upcard_passes = 0;
+    g->stock_locked = 0;
+    g->claim_meld = 255;
+    g->discarder = g->dealer; /* RULES 6.G: the upcard counts as the dealer's discard */
+    g->turn_seat = g->to_act = (uint8_t)((g->dealer + 1) % p);
+    if (r->family == OKR_FAMILY_GIN)
+        g->phase = OKR_PH_GIN_UPCARD; /* G3 */
+    else if (r->upcard_round)
+        g->phase = OKR_PH_UPCARD; /* RULES 6.1 */
+    else
+        g->phase = OKR_PH_DRAW; /* RULES 6.2, 6.G */
+}
+
+static int deal_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
+{
+    uint8_t buf[OKR_MAX_CARDS];
+    if (pack) {
+        int rc = is_pack(&g->rules, pack, n, why);
+        if (rc)
+            return rc;
+    } else {
+        n = okr_shuffle(&g->rules, g->seed, g->hand_no, buf, OKR_MAX_CARDS);
+        pack = buf;
+    }
+    deal(g, pack, n);
+    return OKR_OK;
+}
+
+int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
+                  const uint8_t *pack, int n, okr_refusal *why)
+{
+    int rc = okr_rules_check(r, players, why);
+    if (rc)
+        return rc;
+    memset(g, 0, sizeof *g);
+    g->rules = *r;
+    g->seed = seed;
+    g->players = (uint8_t)players;
+    g->dealer = (uint8_t)(players - 1); /* RULES 2.3: seat 0 plays first */
+    g->hand_no = 1;
+    return deal_hand(g, pack, n, why);
+}
+
+int okr_next_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
+{
+    if (g->phase != OKR_PH_HAND_OVER)
+        return okr__invalid(why, "2.3", "the hand is not over");
+    okr_game next = *g;
+    /* RULES 2.3: the hand's winner deals; nobody out: to the left; gin draw: same dealer */
+    if (g->last.ended == OKR_END_DRAWN)
+        next.dealer = g->dealer;
+    else if (g->last.winner >= 0)
+        next.dealer = (uint8_t)g->last.winner;
+    else
+        next.dealer = (uint8_t)((g->dealer + 1) % g->players);
+    next.hand_no++;
+    int rc = deal_hand(&next, pack, n, why);
+    if (rc == OKR_OK)
+        *g = next;
+    return rc;
+}
+
+/* ---- Views and events (RULES 8.3) ---------------------------------------------------- */
+
+void okr_view_of(const okr_game *g, int seat, okr_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->seat = (uint8_t)seat;
+    v->players = g->players;
+    v->phase = g->phase;
+    v->dealer = g->dealer;
+    v->turn_seat = g->turn_seat;
+    v->to_act = g->to_act;
+    v->stock_n = g->stock_n;
+    v->pile_n = g->pile_n;
+    v->meld_n = g->meld_n;
+    v->stock_locked = g->stock_locked;
+    v->upcard = g->upcard;
+    v->hand_no = g->hand_no;
+    v->turns = g->turns;
+    if (seat >= 0 && seat < g->players)
+        memcpy(v->hand, g->hand[seat], OKR_KINDS);
+    memcpy(v->hand_n, g->hand_n, sizeof v->hand_n);
+    memcpy(v->pile, g->pile, g->pile_n);
+    memcpy(v->meld, g->meld, sizeof(okr_meld) * g->meld_n);
+    memcpy(v->score, g->score, sizeof v->score);
+    memcpy(v->concealed, g->concealed, sizeof v->concealed);
+    memcpy(v->drew, g->drew, sizeof v->drew);
+}
+
+void okr_event_redact(const okr_event *e, int seat, okr_event *out)
+{
+    *out = *e;
+    /* Only the drawer sees a card drawn from the stock; everything else is laid face up. */
+    if (e->type == OKR_A_DRAW && e->seat != seat)
+        out->card = OKR_NOCARD;
+}
+
+/* ---- Digest and invariant -------------------------------------------------------------- */
+
+typedef struct fnv {
+    uint64_t h;
+} fnv;
+
+static void mix(fnv *f, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        f->h ^= p[i];
+        f->h *= 0x100000001B3u;
+    }
+}
+
+static void mix32(fnv *f, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    mix(f, b, 4);
+}
+
+uint64_t okr_digest(const okr_game *g)
+{
+    fnv f = {0xCBF29CE484222325u};
+    char opts[1024];
+    int n = okr_rules_format(&g->rules, opts, sizeof opts);
+    mix(&f, (const uint8_t *)opts, n > 0 ? (size_t)n : 0);
+    mix32(&f, (uint32_t)g->seed);
+    mix32(&f, (uint32_t)(g->seed >> 32));
+    const uint8_t small[] = {g->players,   g->phase,     g->dealer,        g->turn_seat,
+                             g->to_act,    g->discarder, g->claim_meld,    g->upcard_passes,
+                             g->stock_locked, g->upcard, g->stock_n,       g->pile_n,
+                             g->meld_n};
+    mix(&f, small, sizeof small);
+    mix32(&f, g->hand_no);
+    mix32(&f, g->turns);
+    mix32(&f, g->seq);
+    for (int s = 0; s < g->players; s++) {
+        mix(&f, g->hand[s], OKR_KINDS);
+        const uint8_t per[] = {g->hand_n[s], g->drew[s], g->melded_before[s]};
+        mix(&f, per, sizeof per);
+        mix32(&f, (uint32_t)g->score[s]);
+        mix32(&f, (uint32_t)g->concealed[s]);
+    }
+    mix(&f, g->stock, g->stock_n);
+    mix(&f, g->pile, g->pile_n);
+    for (int m = 0; m < g->meld_n; m++) {
+        const okr_meld *x = &g->meld[m];
+        const uint8_t head[] = {x->owner, x->type, x->n, x->lo, x->rank, x->suit};
+        mix(&f, head, sizeof head);
+        mix(&f, x->card, x->n);
+        mix(&f, x->as, x->n);
+    }
+    return f.h;
+}
+
+int okr_check(const okr_game *g)
+{
+    int count[OKR_KINDS] = {0};
+    for (int s = 0; s < g->players; s++) {
+        int n = 0;
+        for (int k = 0; k < OKR_KINDS; k++) {
+            count[k] += g->hand[s][k];
+            n += g->hand[s][k];
+        }
+        if (n != g->hand_n[s])
+            return OKR_EINVAL;
+    }
+    for (int i = 0; i < g->stock_n; i++)
+        count[g->stock[i]]++;
+    for (int i = 0; i < g->pile_n; i++)
+        count[g->pile[i]]++;
+    for (int m = 0; m < g->meld_n; m++)
+        for (int i = 0; i < g->meld[m].n; i++)
+            count[g->meld[m].card[i]]++;
+    for (int k = 0; k < OKR_KINDS; k++)
+        if (count[k] != (k == OKR_JOKER ? g->rules.jokers : g->rules.decks))
+            return OKR_EINVAL;
+    return OKR_OK;
+}
