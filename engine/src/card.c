@@ -42,13 +42,6 @@ char *okr__utoa(unsigned long v, char *buf)
     return buf;
 }
 
-int okr__is_wild(const okr_rules *r, int kind)
-{
-    if (kind == OKR_JOKER)
-        return 1; /* RULES 1.4 */
-    return r->wild_twos && OKR_RANK(kind) == 2;
-}
-
 /* Value of a natural card counting as `as` under the rummy tables of RULES 7.1, melded. */
 static int rummy_meld_value(const okr_rules *r, int as)
 {

@@ -20,8 +20,13 @@ int okr__refuse(okr_refusal *why, const char *rule, const char *reason);
 /* Same, returning OKR_EINVAL (configuration and parse errors). */
 int okr__invalid(okr_refusal *why, const char *rule, const char *reason);
 
+/* Is the card wild (RULES 1.4)? Inline: it sits in every enumeration loop. */
+static inline int okr__is_wild(const okr_rules *r, int kind)
+{
+    return kind == OKR_JOKER || (r->wild_twos && kind < OKR_JOKER && kind % 13 == 1);
+}
+
 /* card.c */
-int okr__is_wild(const okr_rules *r, int kind);
 /* Credit of a melded card counting as `as` (RULES 7.1); all_twos: in an all-twos set. */
 int okr__meld_credit(const okr_rules *r, int card, int as, int all_twos);
 /* Gin value of a card (G1): ace 1, 2-10 face, J Q K 10. */
@@ -47,6 +52,9 @@ int okr__add_valid(const okr_rules *r, const okr_meld *m, int card, int as, int 
  * count or OKR_EOVERFLOW. */
 int okr__enum_new(const okr_rules *r, const uint8_t hand[OKR_KINDS], int top,
                   const okr_action *tmpl, okr_action *out, int n, int cap);
+/* Append every way a card of `hand` can join meld m (index mi), in canonical order. */
+int okr__enum_adds(const okr_rules *r, const okr_meld *m, int mi, const uint8_t *hand,
+                   const okr_action *tmpl, okr_action *out, int n, int cap);
 /* Append every way `card` can join meld m (index mi): declarations and ends. */
 int okr__enum_add_card(const okr_rules *r, const okr_meld *m, int mi, int card,
                        const okr_action *tmpl, okr_action *out, int n, int cap);

@@ -180,23 +180,51 @@ static int emit(enum_ctx *e, const okr_spec *s)
 static const uint8_t wild_kinds[5] = {OKR_KIND(0, 2), OKR_KIND(1, 2), OKR_KIND(2, 2),
                                       OKR_KIND(3, 2), OKR_JOKER};
 
+/* Candidate kinds for a meld slot in ascending kind order: the naturals `nat` (up to 4,
+ * ascending) merged with the wild kinds. Returns the count. */
+static int candidates(const okr_rules *r, const int *nat, int nn, int *out)
+{
+    int k = 0, i = 0;
+    for (int w = 0; w < 5; w++) {
+        int wk = wild_kinds[w];
+        if (!okr__is_wild(r, wk))
+            continue;
+        while (i < nn && nat[i] < wk)
+            out[k++] = nat[i++];
+        if (i < nn && nat[i] == wk)
+            i++; /* a 2 that is wild is not also a natural */
+        out[k++] = wk;
+    }
+    while (i < nn)
+        out[k++] = nat[i++];
+    return k;
+}
+
 /* Sets of three of one rank (RULES 3.2, 3.6), in (card, as) order. */
 static void enum_sets(enum_ctx *e, int rank)
 {
     const okr_rules *r = e->r;
     uint8_t sc[24], sa[24];
-    int ns = 0;
+    int ns = 0, naturals = 0;
     int twos = is_all_twos_set(r, OKR_SET, rank);
     if (rank == 2 && r->wild_twos && !twos)
         return; /* every 2 is wild: no natural, RULES 3.6 */
-    for (int k = 0; k < OKR_KINDS; k++) {
+    int nat[4], cand[9];
+    for (int s = 0; s < 4; s++) {
+        nat[s] = OKR_KIND(s, rank);
+        if (!okr__is_wild(r, nat[s]))
+            naturals += e->avail[nat[s]];
+    }
+    if (!naturals && !twos)
+        return;
+    int nc = candidates(r, nat, 4, cand);
+    for (int c = 0; c < nc; c++) {
+        int k = cand[c];
         if (!e->avail[k])
             continue;
         if (!okr__is_wild(r, k)) {
-            if (OKR_RANK(k) == rank) {
-                sc[ns] = (uint8_t)k;
-                sa[ns++] = (uint8_t)k;
-            }
+            sc[ns] = (uint8_t)k;
+            sa[ns++] = (uint8_t)k;
         } else if (!(twos && k == OKR_JOKER)) {
             for (int s = 0; s < 4; s++) {
                 int as = OKR_KIND(s, rank);
@@ -350,6 +378,35 @@ int okr__enum_new(const okr_rules *r, const uint8_t hand[OKR_KINDS], int top,
     for (int suit = 0; suit < 4 && e.n >= 0; suit++)
         enum_runs(&e, suit);
     return e.n;
+}
+
+/* Append every way a hand card can join meld m (index mi), by card, then declaration and
+ * end (low end first). Only the few kinds that can fit are looked at. */
+int okr__enum_adds(const okr_rules *r, const okr_meld *m, int mi, const uint8_t *hand,
+                   const okr_action *tmpl, okr_action *out, int n, int cap)
+{
+    int nat[4], nn = 0, cand[9];
+    if (m->type == OKR_SET) {
+        for (int s = 0; s < 4; s++)
+            nat[nn++] = OKR_KIND(s, m->rank);
+    } else {
+        if (m->lo > 0)
+            nat[nn++] = OKR_KIND(m->suit, OKR_POS_RANK(m->lo - 1));
+        if (m->lo + m->n <= 13)
+            nat[nn++] = OKR_KIND(m->suit, OKR_POS_RANK(m->lo + m->n));
+        if (nn == 2 && nat[0] > nat[1]) {
+            int t = nat[0];
+            nat[0] = nat[1];
+            nat[1] = t;
+        }
+        if (nn == 2 && nat[0] == nat[1])
+            nn = 1; /* a 12-card run 2..K: the ace fits at both ends */
+    }
+    int nc = candidates(r, nat, nn, cand);
+    for (int c = 0; c < nc && n >= 0; c++)
+        if (hand[cand[c]])
+            n = okr__enum_add_card(r, m, mi, cand[c], tmpl, out, n, cap);
+    return n;
 }
 
 /* Append the additions of `card` to meld m (index mi) for every declaration and end. */

@@ -119,9 +119,7 @@ static int gen_adds(const okr_game *g, int seat, int only, okr_action *out, int 
     for (int m = 0; m < g->meld_n && n >= 0; m++) {
         if (g->meld[m].owner != seat || (only >= 0 && m != only))
             continue;
-        for (int k = 0; k < OKR_KINDS && n >= 0; k++)
-            if (g->hand[seat][k])
-                n = okr__enum_add_card(&g->rules, &g->meld[m], m, k, &t, out, n, cap);
+        n = okr__enum_adds(&g->rules, &g->meld[m], m, g->hand[seat], &t, out, n, cap);
     }
     return n;
 }
