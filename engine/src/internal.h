@@ -45,6 +45,10 @@ int okr__set_cap(const okr_rules *r);    /* largest set (255 when unlimited) */
 int okr__spec_valid(const okr_rules *r, const okr_spec *s, okr_refusal *why);
 int okr__spec_minimal(const okr_rules *r, const okr_spec *s, int top);
 void okr__spec_canonical(okr_spec *s);
+/* The declaration a wild `card` joining a set as `as` is recorded with (see meld.c). */
+int okr__normalize_decl(const okr_rules *r, int card, int as);
+/* Canonical form of a new meld: set declarations and order, 2s in kind order in runs. */
+void okr__spec_normalize(const okr_rules *r, okr_spec *s);
 int okr__add_valid(const okr_rules *r, const okr_meld *m, int card, int as, int pos,
                    okr_refusal *why);
 /* Append to out[n..cap) a copy of *tmpl per minimal new meld that `hand` (plus `top`, the

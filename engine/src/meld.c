@@ -180,6 +180,55 @@ static int emit(enum_ctx *e, const okr_spec *s)
 static const uint8_t wild_kinds[5] = {OKR_KIND(0, 2), OKR_KIND(1, 2), OKR_KIND(2, 2),
                                       OKR_KIND(3, 2), OKR_JOKER};
 
+/* Declarations a wild card may carry in a set of `rank`, ascending. The Joker's suit
+ * matters (it decides which natural may take its place, RULES 5.2), so all four are
+ * choices. A 2's suit in a set changes nothing under any rule, except the Q of spades,
+ * which may score differently (7.1); so a 2 declares clubs, or the Q of spades.
+ * okr__normalize_decl maps any other suit a bot sends to clubs. */
+static int set_declarations(const okr_rules *r, int wild, int rank, int *out)
+{
+    int n = 0;
+    if (wild == OKR_JOKER) {
+        for (int s = 0; s < 4; s++)
+            if (may_stand_for(r, wild, OKR_KIND(s, rank)))
+                out[n++] = OKR_KIND(s, rank);
+        return n;
+    }
+    out[n++] = OKR_KIND(0, rank);
+    if (rank == 12 && may_stand_for(r, wild, QS))
+        out[n++] = QS;
+    return n;
+}
+
+int okr__normalize_decl(const okr_rules *r, int card, int as)
+{
+    if (card < OKR_JOKER && okr__is_wild(r, card) && as < OKR_JOKER && as != QS)
+        return OKR_KIND(0, OKR_RANK(as));
+    return as;
+}
+
+void okr__spec_normalize(const okr_rules *r, okr_spec *s)
+{
+    if (s->n > OKR_SPEC_CARDS)
+        return; /* refused later by RULES 3.3; keep the bytes as sent */
+    if (s->type == OKR_SET) {
+        for (int i = 0; i < s->n; i++)
+            s->as[i] = (uint8_t)okr__normalize_decl(r, s->card[i], s->as[i]);
+        okr__spec_canonical(s);
+        return;
+    }
+    /* Runs: the 2s are interchangeable, so they stand in kind order along the ladder. */
+    for (int i = 0; i < s->n; i++)
+        for (int j = i + 1; j < s->n; j++) {
+            int a = s->card[i], b = s->card[j];
+            if (a < OKR_JOKER && b < OKR_JOKER && okr__is_wild(r, a) && okr__is_wild(r, b) &&
+                b < a) {
+                s->card[i] = (uint8_t)b;
+                s->card[j] = (uint8_t)a;
+            }
+        }
+}
+
 /* Candidate kinds for a meld slot in ascending kind order: the naturals `nat` (up to 4,
  * ascending) merged with the wild kinds. Returns the count. */
 static int candidates(const okr_rules *r, const int *nat, int nn, int *out)
@@ -226,12 +275,11 @@ static void enum_sets(enum_ctx *e, int rank)
             sc[ns] = (uint8_t)k;
             sa[ns++] = (uint8_t)k;
         } else if (!(twos && k == OKR_JOKER)) {
-            for (int s = 0; s < 4; s++) {
-                int as = OKR_KIND(s, rank);
-                if (may_stand_for(r, k, as)) {
-                    sc[ns] = (uint8_t)k;
-                    sa[ns++] = (uint8_t)as;
-                }
+            int decl[4];
+            int nd = set_declarations(r, k, rank, decl);
+            for (int d = 0; d < nd; d++) {
+                sc[ns] = (uint8_t)k;
+                sa[ns++] = (uint8_t)decl[d];
             }
         }
     }
@@ -270,7 +318,8 @@ out:
 }
 
 /* Fill positions i.. of a run spec; at each position the natural first, then wild kinds. */
-static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, int has_top)
+static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, int has_top,
+                    int min_deuce)
 {
     const okr_rules *r = e->r;
     if (i == sp->n) {
@@ -287,7 +336,8 @@ static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, in
         e->used[as]++;
         sp->card[i] = (uint8_t)as;
         sp->as[i] = (uint8_t)as;
-        int rc = fill_run(e, sp, i + 1, suit, naturals + 1, has_top || as == e->top);
+        int rc = fill_run(e, sp, i + 1, suit, naturals + 1, has_top || as == e->top,
+                          min_deuce);
         e->used[as]--;
         if (rc)
             return rc;
@@ -296,10 +346,13 @@ static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, in
         int k = wild_kinds[w];
         if (!okr__is_wild(r, k) || e->used[k] >= e->avail[k] || !may_stand_for(r, k, as))
             continue;
+        if (k != OKR_JOKER && k < min_deuce)
+            continue; /* 2s stand in kind order along a run (okr__spec_normalize) */
         e->used[k]++;
         sp->card[i] = (uint8_t)k;
         sp->as[i] = (uint8_t)as;
-        int rc = fill_run(e, sp, i + 1, suit, naturals, has_top || k == e->top);
+        int rc = fill_run(e, sp, i + 1, suit, naturals, has_top || k == e->top,
+                          k == OKR_JOKER ? min_deuce : k);
         e->used[k]--;
         if (rc)
             return rc;
@@ -350,7 +403,7 @@ static void enum_runs(enum_ctx *e, int suit)
                 continue;
             sp.lo = (uint8_t)start;
             sp.n = (uint8_t)len;
-            if (fill_run(e, &sp, 0, suit, 0, 0))
+            if (fill_run(e, &sp, 0, suit, 0, 0, 0))
                 return;
         }
     }
@@ -415,11 +468,14 @@ int okr__enum_add_card(const okr_rules *r, const okr_meld *m, int mi, int card,
 {
     int cand_as[8], cand_pos[8], nc = 0;
     if (m->type == OKR_SET) {
-        if (!okr__is_wild(r, card))
+        if (!okr__is_wild(r, card)) {
             cand_as[nc] = card, cand_pos[nc++] = 255;
-        else
-            for (int s = 0; s < 4; s++)
-                cand_as[nc] = OKR_KIND(s, m->rank), cand_pos[nc++] = 255;
+        } else {
+            int decl[4];
+            int nd = set_declarations(r, card, m->rank, decl);
+            for (int d = 0; d < nd; d++)
+                cand_as[nc] = decl[d], cand_pos[nc++] = 255;
+        }
     } else {
         int ends[2] = {m->lo - 1, m->lo + m->n};
         for (int i = 0; i < 2; i++) {

@@ -665,7 +665,7 @@ static void mutate(okr_game *g, const okr_action *a, okr_event *e)
     e->hand_n = g->hand_n[seat];
 }
 
-void okr_action_normalize(okr_action *a)
+void okr_action_normalize(const okr_rules *r, okr_action *a)
 {
     okr_action c;
     memset(&c, 0, sizeof c);
@@ -677,23 +677,26 @@ void okr_action_normalize(okr_action *a)
         c.how = a->how;
         if (a->how == OKR_HOW_NEW) {
             c.u.spec = a->u.spec;
-            if (c.u.spec.n <= OKR_SPEC_CARDS) /* a longer one is refused by 3.3 */
-                okr__spec_canonical(&c.u.spec);
+            okr__spec_normalize(r, &c.u.spec);
             break;
         }
         c.card = a->card;
-        c.as = a->how == OKR_HOW_PLAIN ? 0 : a->as;
-        c.meld = a->how == OKR_HOW_PLAIN ? 0 : a->meld;
-        c.pos = a->how == OKR_HOW_ADD ? a->pos : 0;
+        if (a->how == OKR_HOW_ADD) {
+            c.meld = a->meld;
+            c.pos = a->pos;
+            c.as = (uint8_t)(a->pos == 255 ? okr__normalize_decl(r, a->card, a->as) : a->as);
+        } else if (a->how == OKR_HOW_JOKER) {
+            c.meld = a->meld;
+            c.as = OKR_JOKER;
+        }
         break;
     case OKR_A_MELD:
         c.u.spec = a->u.spec;
-        if (c.u.spec.n <= OKR_SPEC_CARDS)
-            okr__spec_canonical(&c.u.spec);
+        okr__spec_normalize(r, &c.u.spec);
         break;
     case OKR_A_ADD:
         c.card = a->card;
-        c.as = a->as;
+        c.as = (uint8_t)(a->pos == 255 ? okr__normalize_decl(r, a->card, a->as) : a->as);
         c.meld = a->meld;
         c.pos = a->pos;
         break;
@@ -720,7 +723,7 @@ void okr_action_normalize(okr_action *a)
 int okr_apply(okr_game *g, const okr_action *in, okr_event *ev, okr_refusal *why)
 {
     okr_action copy = *in;
-    okr_action_normalize(&copy);
+    okr_action_normalize(&g->rules, &copy);
     const okr_action *a = &copy;
     int rc = check(g, a, why);
     if (rc)

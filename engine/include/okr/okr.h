@@ -46,7 +46,10 @@ enum {
     OKR_MELD_CARDS = 28,     /* cards in one meld: 14-card run, or a german set */
     OKR_SPEC_CARDS = 14,     /* cards in one new-meld action */
     OKR_GIN_MELDS = 4,       /* melds in one gin knock arrangement */
-    OKR_MAX_ACTIONS = 8192   /* enough for any legal-action list (see docs/engine.md) */
+    OKR_MAX_ACTIONS = 65536  /* enough for any legal-action list: the largest possible, a
+                                hand holding all three packs facing a wild top card, has
+                                36,271 (tests/engine/test_limits.c); real games stay
+                                under a few hundred */
 };
 
 #define OKR_KIND(suit, rank) ((suit) * 13 + (rank) - 1)
@@ -312,10 +315,12 @@ int okr_shuffle(const okr_rules *r, uint64_t seed, int hand_no, uint8_t *out, in
  * (0 only in HAND_OVER and GAME_OVER) or OKR_EOVERFLOW if cap is too small. */
 int okr_legal(const okr_game *g, okr_action *out, int cap);
 
-/* Put *a in the form okr_legal lists: fields the action type does not use are zeroed and a
- * set's cards are sorted. Two actions mean the same iff their normalised forms are equal
- * byte for byte (memcmp). okr_apply normalises before it checks. */
-void okr_action_normalize(okr_action *a);
+/* Put *a in the form okr_legal lists: fields the action type does not use are zeroed, a
+ * set's cards are sorted, a 2 in a set declares clubs unless it stands for the Q of spades,
+ * and the 2s of a run stand in kind order (choices no rule tells apart, docs/engine.md).
+ * Two actions mean the same iff their normalised forms are equal byte for byte (memcmp).
+ * okr_apply normalises before it checks. */
+void okr_action_normalize(const okr_rules *r, okr_action *a);
 
 /* Apply one action. On success returns OKR_OK and, if ev is not NULL, fills *ev. On refusal
  * returns OKR_EILLEGAL, fills *why with the rule and reason, and leaves *g unchanged. */
