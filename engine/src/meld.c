@@ -157,7 +157,8 @@ typedef struct enum_ctx {
     const uint8_t *hand; /* cards available from the hand */
     int top;             /* card that must be in the meld, or OKR_NOCARD */
     const okr_action *tmpl;
-    okr_action *out;
+    okr_action *out; /* actions out, copies of *tmpl; or */
+    okr_spec *specs; /* bare melds out (okr_find_melds) */
     int n, cap;
     uint8_t avail[OKR_KINDS]; /* hand + top */
     uint8_t used[OKR_KINDS];
@@ -170,6 +171,10 @@ static int emit(enum_ctx *e, const okr_spec *s)
     if (e->n >= e->cap) {
         e->n = OKR_EOVERFLOW;
         return -1;
+    }
+    if (e->specs) {
+        e->specs[e->n++] = *s;
+        return 0;
     }
     okr_action *a = &e->out[e->n++];
     *a = *e->tmpl;
@@ -296,8 +301,8 @@ static void enum_sets(enum_ctx *e, int rank)
             for (int l = j; l < ns; l++) {
                 if (e->used[sc[l]] >= e->avail[sc[l]])
                     continue;
-                int nat = (sc[i] == sa[i]) + (sc[j] == sa[j]) + (sc[l] == sa[l]);
-                if (!nat && !twos)
+                int nats = (sc[i] == sa[i]) + (sc[j] == sa[j]) + (sc[l] == sa[l]);
+                if (!nats && !twos)
                     continue;
                 if (e->top != OKR_NOCARD && sc[i] != e->top && sc[j] != e->top &&
                     sc[l] != e->top)
@@ -409,28 +414,47 @@ static void enum_runs(enum_ctx *e, int suit)
     }
 }
 
+static int enum_new(enum_ctx *e, const okr_rules *r, const uint8_t hand[OKR_KINDS], int top)
+{
+    e->r = r;
+    e->hand = hand;
+    e->top = top;
+    memcpy(e->avail, hand, OKR_KINDS);
+    memset(e->used, 0, sizeof e->used);
+    if (top != OKR_NOCARD)
+        e->avail[top]++;
+    int top_natural = top != OKR_NOCARD && !okr__is_wild(r, top);
+    for (int rank = 1; rank <= 13 && e->n >= 0; rank++)
+        if (!top_natural || OKR_RANK(top) == rank)
+            enum_sets(e, rank);
+    for (int suit = 0; suit < 4 && e->n >= 0; suit++)
+        enum_runs(e, suit);
+    return e->n;
+}
+
 int okr__enum_new(const okr_rules *r, const uint8_t hand[OKR_KINDS], int top,
                   const okr_action *tmpl, okr_action *out, int n, int cap)
 {
     enum_ctx e;
-    e.r = r;
-    e.hand = hand;
-    e.top = top;
     e.tmpl = tmpl;
     e.out = out;
+    e.specs = NULL;
     e.n = n;
     e.cap = cap;
-    memcpy(e.avail, hand, OKR_KINDS);
-    memset(e.used, 0, sizeof e.used);
-    if (top != OKR_NOCARD)
-        e.avail[top]++;
-    int top_natural = top != OKR_NOCARD && !okr__is_wild(r, top);
-    for (int rank = 1; rank <= 13 && e.n >= 0; rank++)
-        if (!top_natural || OKR_RANK(top) == rank)
-            enum_sets(&e, rank);
-    for (int suit = 0; suit < 4 && e.n >= 0; suit++)
-        enum_runs(&e, suit);
-    return e.n;
+    return enum_new(&e, r, hand, top);
+}
+
+int okr_find_melds(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_spec *out, int cap)
+{
+    if (r->family == OKR_FAMILY_GIN)
+        return 0; /* gin melds: okr_gin_best */
+    enum_ctx e;
+    e.tmpl = NULL;
+    e.out = NULL;
+    e.specs = out;
+    e.n = 0;
+    e.cap = cap;
+    return enum_new(&e, r, hand, OKR_NOCARD);
 }
 
 /* Append every way a hand card can join meld m (index mi), by card, then declaration and
