@@ -162,6 +162,9 @@ typedef struct enum_ctx {
     int n, cap;
     uint8_t avail[OKR_KINDS]; /* hand + top */
     uint8_t used[OKR_KINDS];
+    int wilds; /* wild cards in avail: a slot without its natural needs one */
+    uint8_t naturals[14]; /* natural cards in avail per rank 1..13 */
+    unsigned natmask[4];  /* per suit, bit p: the natural for ladder position p is there */
 } enum_ctx;
 
 static int emit(enum_ctx *e, const okr_spec *s)
@@ -259,18 +262,15 @@ static void enum_sets(enum_ctx *e, int rank)
 {
     const okr_rules *r = e->r;
     uint8_t sc[24], sa[24];
-    int ns = 0, naturals = 0;
+    int ns = 0, naturals = e->naturals[rank];
     int twos = is_all_twos_set(r, OKR_SET, rank);
     if (rank == 2 && r->wild_twos && !twos)
         return; /* every 2 is wild: no natural, RULES 3.6 */
-    int nat[4], cand[9];
-    for (int s = 0; s < 4; s++) {
-        nat[s] = OKR_KIND(s, rank);
-        if (!okr__is_wild(r, nat[s]))
-            naturals += e->avail[nat[s]];
-    }
-    if (!naturals && !twos)
+    if ((!naturals && !twos) || naturals + e->wilds < 3)
         return;
+    int nat[4], cand[9];
+    for (int s = 0; s < 4; s++)
+        nat[s] = OKR_KIND(s, rank);
     int nc = candidates(r, nat, 4, cand);
     for (int c = 0; c < nc; c++) {
         int k = cand[c];
@@ -365,23 +365,19 @@ static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, in
     return 0;
 }
 
-/* Bit p set: the natural for ladder position p of suit is available. */
-static unsigned natural_mask(const enum_ctx *e, int suit)
+static int popcount14(unsigned x)
 {
-    unsigned m = 0;
-    for (int p = 0; p <= 13; p++) {
-        int k = OKR_KIND(suit, OKR_POS_RANK(p));
-        if (e->avail[k] && !okr__is_wild(e->r, k))
-            m |= 1u << p;
-    }
-    return m;
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
 }
 
 static void enum_runs(enum_ctx *e, int suit)
 {
     const okr_rules *r = e->r;
     int lo = okr__ladder_lo(r), hi = okr__ladder_hi(r), cap = okr__run_cap(r);
-    unsigned nat = natural_mask(e, suit);
+    unsigned nat = e->natmask[suit];
     int top_wild = e->top != OKR_NOCARD && okr__is_wild(r, e->top);
     int top_pos_mask = 0;
     if (e->top != OKR_NOCARD && !top_wild) {
@@ -402,6 +398,8 @@ static void enum_runs(enum_ctx *e, int suit)
             unsigned window = ((1u << len) - 1) << start;
             if (len == 3 && !(nat & window))
                 continue;
+            if (popcount14(window & ~nat) > e->wilds)
+                continue; /* more gaps than wild cards */
             if (len > 3 && !(nat & ((1u << start) | (1u << (start + len - 1)))))
                 continue;
             if (top_pos_mask && !(top_pos_mask & (int)window))
@@ -423,6 +421,24 @@ static int enum_new(enum_ctx *e, const okr_rules *r, const uint8_t hand[OKR_KIND
     memset(e->used, 0, sizeof e->used);
     if (top != OKR_NOCARD)
         e->avail[top]++;
+    /* One pass over the pack: wild cards, naturals per rank, naturals per suit ladder. */
+    e->wilds = e->avail[OKR_JOKER];
+    memset(e->naturals, 0, sizeof e->naturals);
+    for (int suit = 0; suit < 4; suit++) {
+        unsigned m = 0;
+        for (int rank = 1; rank <= 13; rank++) {
+            int k = OKR_KIND(suit, rank);
+            if (!e->avail[k])
+                continue;
+            if (rank == 2 && r->wild_twos) {
+                e->wilds += e->avail[k];
+                continue;
+            }
+            e->naturals[rank] = (uint8_t)(e->naturals[rank] + e->avail[k]);
+            m |= rank == 1 ? (1u << 0) | (1u << 13) : 1u << (rank - 1);
+        }
+        e->natmask[suit] = m;
+    }
     int top_natural = top != OKR_NOCARD && !okr__is_wild(r, top);
     for (int rank = 1; rank <= 13 && e->n >= 0; rank++)
         if (!top_natural || OKR_RANK(top) == rank)
