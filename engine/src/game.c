@@ -158,8 +158,11 @@ int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
 
 int okr_next_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
 {
-    if (g->phase != OKR_PH_HAND_OVER)
-        return okr__invalid(why, "2.3", "the hand is not over");
+    if (g->phase != OKR_PH_HAND_OVER) {
+        okr__refuse(why, "2.3", g->phase == OKR_PH_GAME_OVER ? "the game is over"
+                                                             : "the hand is not over");
+        return OKR_EPHASE;
+    }
     okr_game next = *g;
     /* RULES 2.3: the hand's winner deals; nobody out: to the left; gin draw: same dealer */
     if (g->last.ended == OKR_END_DRAWN)

@@ -175,13 +175,20 @@ static int emit(enum_ctx *e, const okr_spec *s)
         e->n = OKR_EOVERFLOW;
         return -1;
     }
+    okr_spec clean; /* the scratch spec may hold longer earlier tries past n */
+    memset(&clean, 0, sizeof clean);
+    clean.type = s->type;
+    clean.n = s->n;
+    clean.lo = s->lo;
+    memcpy(clean.card, s->card, s->n);
+    memcpy(clean.as, s->as, s->n);
     if (e->specs) {
-        e->specs[e->n++] = *s;
+        e->specs[e->n++] = clean;
         return 0;
     }
     okr_action *a = &e->out[e->n++];
     *a = *e->tmpl;
-    a->u.spec = *s;
+    a->u.spec = clean;
     return 0;
 }
 
@@ -219,6 +226,8 @@ void okr__spec_normalize(const okr_rules *r, okr_spec *s)
 {
     if (s->n > OKR_SPEC_CARDS)
         return; /* refused later by RULES 3.3; keep the bytes as sent */
+    memset(s->card + s->n, 0, (size_t)(OKR_SPEC_CARDS - s->n));
+    memset(s->as + s->n, 0, (size_t)(OKR_SPEC_CARDS - s->n));
     if (s->type == OKR_SET) {
         for (int i = 0; i < s->n; i++)
             s->as[i] = (uint8_t)okr__normalize_decl(r, s->card[i], s->as[i]);

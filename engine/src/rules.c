@@ -47,6 +47,7 @@ static const option options[] = {
     U8(out_first_turn, FOR_RUMMY, 0, 1, "7.2"),
     U16(concealed_bonus, FOR_RUMMY, 0, 1000, "7.3"),
     U16(winner_bonus, FOR_RUMMY, 0, 1000, "7.4"),
+    U8(settlement, FOR_RUMMY, 0, 1, "7.6"),
     U16(target, FOR_ALL, 1, 60000, "7.4"),
     U16(max_turns, FOR_ALL, 1, 65535, "4.9"),
     U16(max_hands, FOR_ALL, 1, 65535, "7.7"),
@@ -63,8 +64,8 @@ static const okr_rules laws = {
     .ace = OKR_ACE_BOTH, .set_max = 4, .run_max = 0, .all_twos = 0, .deuce_as_qs = 1,
     .take_add = 1, .take_joker = 1, .upcard_round = 1, .claims = 0,
     .qs_discard = OKR_QS_OUT_OR_PAIR, .out_bonus = 100, .out_first_turn = 1,
-    .concealed_bonus = 250, .winner_bonus = 200, .target = 1000, .max_turns = 2000,
-    .max_hands = 200, .gin_bonus = 25, .undercut_bonus = 10,
+    .concealed_bonus = 250, .winner_bonus = 200, .settlement = 1, .target = 1000,
+    .max_turns = 2000, .max_hands = 200, .gin_bonus = 25, .undercut_bonus = 10,
 };
 
 static const okr_rules parlett = {
@@ -237,8 +238,10 @@ int okr_rules_check(const okr_rules *r, int players, okr_refusal *why)
         cat(msg, sizeof msg, r->preset);
         cat(msg, sizeof msg, " is for ");
         cat(msg, sizeof msg, okr__utoa(r->min_players, num));
-        cat(msg, sizeof msg, "-");
-        cat(msg, sizeof msg, okr__utoa(r->max_players, num));
+        if (r->max_players != r->min_players) {
+            cat(msg, sizeof msg, " to ");
+            cat(msg, sizeof msg, okr__utoa(r->max_players, num));
+        }
         cat(msg, sizeof msg, " players");
         return okr__invalid(why, "2.1", msg);
     }

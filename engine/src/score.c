@@ -38,7 +38,7 @@ static void finish_game(okr_game *g)
             better += res->final_total[t] > res->final_total[s];
         res->placement[s] = (uint8_t)(better + 1);
     }
-    if (g->rules.values == OKR_VALUES_LAWS) /* RULES 7.6 settlement, zero-sum */
+    if (g->rules.settlement) /* RULES 7.6 settlement, zero-sum */
         for (int s = 0; s < p; s++)
             for (int t = 0; t < p; t++)
                 res->settlement[s] += round100(res->final_total[s]) -

@@ -27,7 +27,7 @@ enum {
 /* Why something was refused (RULES 8.1): a rule number such as "4.5" or "G5", and a
  * one-line reason. Both are NUL-terminated. */
 typedef struct okr_refusal {
-    char rule[8];
+    char rule[16];
     char reason[120];
 } okr_refusal;
 
@@ -89,6 +89,7 @@ typedef struct okr_rules {
     uint8_t out_first_turn;  /* going-out bonus also on the first turn (RULES 7.2) */
     uint16_t concealed_bonus;/* RULES 7.3; 0 = none */
     uint16_t winner_bonus;   /* RULES 7.4 */
+    uint8_t settlement;      /* laws settlement of final totals (RULES 7.6) */
     uint16_t target;         /* game target (RULES 7.4, G8) */
     uint16_t max_turns;      /* safety cap per hand (RULES 4.9) */
     uint16_t max_hands;      /* safety cap per game (RULES 7.7) */
@@ -304,7 +305,8 @@ typedef struct okr_game {
 int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
                   const uint8_t *pack, int n, okr_refusal *why);
 
-/* In OKR_PH_HAND_OVER: deal the next hand, from pack if not NULL, else from the seed. */
+/* In OKR_PH_HAND_OVER: deal the next hand, from pack if not NULL, else from the seed.
+ * OKR_EPHASE in any other phase; OKR_EINVAL for a bad pack. */
 int okr_next_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why);
 
 /* The pack shuffled for hand `hand_no` (1-based) of a game with this seed: writes
