@@ -63,7 +63,7 @@ int okr__meld_credit(const okr_rules *r, int card, int as, int all_twos)
         return 100; /* RULES 7.1: the Joker melded, whatever it stands for */
     if (okr__is_wild(r, card)) {
         if (all_twos)
-            return 25;                  /* RULES 7.1 arlington all-twos set */
+            return 25; /* RULES 7.1 arlington all-twos set */
         if (as == OKR_KIND(3, 12) &&
             (r->values == OKR_VALUES_LAWS || r->values == OKR_VALUES_PARLETT))
             return 10; /* RULES 7.1: laws/parlett count a 2 as the Q of spades 10 */

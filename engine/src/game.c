@@ -141,8 +141,8 @@ static int deal_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
     return OKR_OK;
 }
 
-int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
-                  const uint8_t *pack, int n, okr_refusal *why)
+int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed, const uint8_t *pack,
+                  int n, okr_refusal *why)
 {
     int rc = okr_rules_check(r, players, why);
     if (rc)
@@ -159,8 +159,8 @@ int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
 int okr_next_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
 {
     if (g->phase != OKR_PH_HAND_OVER) {
-        okr__refuse(why, "2.3", g->phase == OKR_PH_GAME_OVER ? "the game is over"
-                                                             : "the hand is not over");
+        okr__refuse(why, "2.3",
+                    g->phase == OKR_PH_GAME_OVER ? "the game is over" : "the hand is not over");
         return OKR_EPHASE;
     }
     okr_game next = *g;
@@ -242,9 +242,9 @@ uint64_t okr_digest(const okr_game *g)
     mix(&f, (const uint8_t *)opts, n > 0 ? (size_t)n : 0);
     mix32(&f, (uint32_t)g->seed);
     mix32(&f, (uint32_t)(g->seed >> 32));
-    const uint8_t small[] = {g->players,   g->phase,     g->dealer,        g->turn_seat,
-                             g->to_act,    g->discarder, g->claim_meld,    g->upcard_passes,
-                             g->stock_locked, g->upcard, g->stock_n,       g->pile_n,
+    const uint8_t small[] = {g->players,      g->phase,     g->dealer,     g->turn_seat,
+                             g->to_act,       g->discarder, g->claim_meld, g->upcard_passes,
+                             g->stock_locked, g->upcard,    g->stock_n,    g->pile_n,
                              g->meld_n};
     mix(&f, small, sizeof small);
     mix32(&f, g->hand_no);

@@ -36,10 +36,10 @@ size_t okr__strlcpy(char *dst, const char *src, size_t cap);
 char *okr__utoa(unsigned long v, char *buf); /* buf >= 21 bytes; returns buf */
 
 /* rules.c */
-int okr__ladder_lo(const okr_rules *r);  /* lowest ladder position a run may use */
-int okr__ladder_hi(const okr_rules *r);  /* highest */
-int okr__run_cap(const okr_rules *r);    /* longest run */
-int okr__set_cap(const okr_rules *r);    /* largest set (255 when unlimited) */
+int okr__ladder_lo(const okr_rules *r); /* lowest ladder position a run may use */
+int okr__ladder_hi(const okr_rules *r); /* highest */
+int okr__run_cap(const okr_rules *r);   /* longest run */
+int okr__set_cap(const okr_rules *r);   /* largest set (255 when unlimited) */
 
 /* meld.c: shapes of melds (RULES 3) and the enumeration of minimal new melds. */
 int okr__spec_valid(const okr_rules *r, const okr_spec *s, okr_refusal *why);
@@ -83,7 +83,6 @@ int okr__gin_limit(const okr_game *g);
  * res->ended (OKR_END_KNOCK/UNDERCUT/GIN), res->winner, res->knocker, res->deadwood[0..1]
  * (defender's after his best melds and lay-offs) and res->score[0..1] (hand scores,
  * spade_double applied). */
-void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock,
-                     okr_hand_result *res);
+void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock, okr_hand_result *res);
 
 #endif

@@ -162,7 +162,7 @@ typedef struct enum_ctx {
     int n, cap;
     uint8_t avail[OKR_KINDS]; /* hand + top */
     uint8_t used[OKR_KINDS];
-    int wilds; /* wild cards in avail: a slot without its natural needs one */
+    int wilds;            /* wild cards in avail: a slot without its natural needs one */
     uint8_t naturals[14]; /* natural cards in avail per rank 1..13 */
     unsigned natmask[4];  /* per suit, bit p: the natural for ladder position p is there */
 } enum_ctx;
@@ -313,8 +313,7 @@ static void enum_sets(enum_ctx *e, int rank)
                 int nats = (sc[i] == sa[i]) + (sc[j] == sa[j]) + (sc[l] == sa[l]);
                 if (!nats && !twos)
                     continue;
-                if (e->top != OKR_NOCARD && sc[i] != e->top && sc[j] != e->top &&
-                    sc[l] != e->top)
+                if (e->top != OKR_NOCARD && sc[i] != e->top && sc[j] != e->top && sc[l] != e->top)
                     continue;
                 sp.card[0] = sc[i], sp.as[0] = sa[i];
                 sp.card[1] = sc[j], sp.as[1] = sa[j];
@@ -350,8 +349,7 @@ static int fill_run(enum_ctx *e, okr_spec *sp, int i, int suit, int naturals, in
         e->used[as]++;
         sp->card[i] = (uint8_t)as;
         sp->as[i] = (uint8_t)as;
-        int rc = fill_run(e, sp, i + 1, suit, naturals + 1, has_top || as == e->top,
-                          min_deuce);
+        int rc = fill_run(e, sp, i + 1, suit, naturals + 1, has_top || as == e->top, min_deuce);
         e->used[as]--;
         if (rc)
             return rc;

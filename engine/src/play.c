@@ -150,8 +150,7 @@ static int gen_play(const okr_game *g, int seat, okr_action *out, int n, int cap
             if (x->owner != seat)
                 continue;
             for (int i = 0; i < x->n; i++)
-                if (x->card[i] == OKR_JOKER && !okr__is_wild(&g->rules, x->as[i]) &&
-                    h[x->as[i]]) {
+                if (x->card[i] == OKR_JOKER && !okr__is_wild(&g->rules, x->as[i]) && h[x->as[i]]) {
                     t.meld = (uint8_t)m;
                     t.card = x->as[i];
                     t.as = OKR_JOKER;
@@ -199,8 +198,7 @@ int okr_legal(const okr_game *g, okr_action *out, int cap)
             t.card = (uint8_t)top_card(g);
             return push(out, n, cap, &t);
         }
-        return gen_takes(g, OKR_A_TAKE, seat, g->rules.take_add, g->rules.take_joker, out, n,
-                         cap);
+        return gen_takes(g, OKR_A_TAKE, seat, g->rules.take_add, g->rules.take_joker, out, n, cap);
     case OKR_PH_CLAIM:
         n = gen_claims(g, seat, out, n, cap);
         tmpl(&t, OKR_A_PASS, seat, 0);
@@ -239,8 +237,7 @@ static const char *phase_rule(const okr_game *g)
 }
 
 /* Cards of a new meld must come from the hand, plus the top card once if top is given. */
-static int spec_in_hand(const okr_game *g, int seat, const okr_spec *s, int top,
-                        okr_refusal *why)
+static int spec_in_hand(const okr_game *g, int seat, const okr_spec *s, int top, okr_refusal *why)
 {
     uint8_t need[OKR_KINDS] = {0};
     for (int i = 0; i < s->n; i++)
@@ -256,8 +253,7 @@ static int spec_in_hand(const okr_game *g, int seat, const okr_spec *s, int top,
     return OKR_OK;
 }
 
-static int check_spec(const okr_game *g, int seat, const okr_action *a, int top,
-                      okr_refusal *why)
+static int check_spec(const okr_game *g, int seat, const okr_action *a, int top, okr_refusal *why)
 {
     const okr_spec *s = &a->u.spec;
     int rc = okr__spec_valid(&g->rules, s, why);
@@ -275,8 +271,7 @@ static int check_spec(const okr_game *g, int seat, const okr_action *a, int top,
     return OKR_OK;
 }
 
-static int check_add(const okr_game *g, int seat, int card, const okr_action *a,
-                     okr_refusal *why)
+static int check_add(const okr_game *g, int seat, int card, const okr_action *a, okr_refusal *why)
 {
     if (a->meld >= g->meld_n)
         return okr__refuse(why, "3.8", "no such meld");
@@ -335,7 +330,10 @@ static int check(const okr_game *g, const okr_action *a, okr_refusal *why)
         return OKR_OK;
     case OKR_A_TAKE:
         if (ph == OKR_PH_DRAW && g->stock_locked)
-            return okr__refuse(why, is_gin(g) ? "G3" : r->claims ? "6.G" : "6.1",
+            return okr__refuse(why,
+                               is_gin(g)   ? "G3"
+                               : r->claims ? "6.G"
+                                           : "6.1",
                                "this turn must draw from the stock");
         if (is_gin(g)) {
             if (ph != OKR_PH_DRAW && ph != OKR_PH_GIN_UPCARD)

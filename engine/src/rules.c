@@ -22,9 +22,18 @@ static const char *const qs_names[] = {"any", "out_or_pair", "last_card", "never
 static const char *const ace_names[] = {"none", "low", "high", "both", NULL};
 static const char *const values_names[] = {"laws", "parlett", "arlington", "german", "gin", NULL};
 
-#define U8(f, fam, lo, hi, rule) {#f, OPT_U8, fam, offsetof(okr_rules, f), lo, hi, rule, NULL}
-#define U16(f, fam, lo, hi, rule) {#f, OPT_U16, fam, offsetof(okr_rules, f), lo, hi, rule, NULL}
-#define ENUM(f, fam, lo, hi, rule, n) {#f, OPT_ENUM, fam, offsetof(okr_rules, f), lo, hi, rule, n}
+#define U8(f, fam, lo, hi, rule)                                                                   \
+    {                                                                                              \
+#f, OPT_U8, fam, offsetof(okr_rules, f), lo, hi, rule, NULL                                \
+    }
+#define U16(f, fam, lo, hi, rule)                                                                  \
+    {                                                                                              \
+#f, OPT_U16, fam, offsetof(okr_rules, f), lo, hi, rule, NULL                               \
+    }
+#define ENUM(f, fam, lo, hi, rule, n)                                                              \
+    {                                                                                              \
+#f, OPT_ENUM, fam, offsetof(okr_rules, f), lo, hi, rule, n                                 \
+    }
 
 /* The order here is the order of okr_rules_format and of the docs. */
 static const option options[] = {
@@ -59,53 +68,161 @@ static const option options[] = {
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
 static const okr_rules laws = {
-    .preset = "laws", .family = OKR_FAMILY_RUMMY, .values = OKR_VALUES_LAWS, .decks = 2,
-    .jokers = 1, .hand_size = 13, .min_players = 2, .max_players = 4, .wild_twos = 1,
-    .ace = OKR_ACE_BOTH, .set_max = 4, .run_max = 0, .all_twos = 0, .deuce_as_qs = 1,
-    .take_add = 1, .take_joker = 1, .upcard_round = 1, .claims = 0,
-    .qs_discard = OKR_QS_OUT_OR_PAIR, .out_bonus = 100, .out_first_turn = 1,
-    .concealed_bonus = 250, .winner_bonus = 200, .settlement = 1, .target = 1000,
-    .max_turns = 2000, .max_hands = 200, .gin_bonus = 25, .undercut_bonus = 10,
+    .preset = "laws",
+    .family = OKR_FAMILY_RUMMY,
+    .values = OKR_VALUES_LAWS,
+    .decks = 2,
+    .jokers = 1,
+    .hand_size = 13,
+    .min_players = 2,
+    .max_players = 4,
+    .wild_twos = 1,
+    .ace = OKR_ACE_BOTH,
+    .set_max = 4,
+    .run_max = 0,
+    .all_twos = 0,
+    .deuce_as_qs = 1,
+    .take_add = 1,
+    .take_joker = 1,
+    .upcard_round = 1,
+    .claims = 0,
+    .qs_discard = OKR_QS_OUT_OR_PAIR,
+    .out_bonus = 100,
+    .out_first_turn = 1,
+    .concealed_bonus = 250,
+    .winner_bonus = 200,
+    .settlement = 1,
+    .target = 1000,
+    .max_turns = 2000,
+    .max_hands = 200,
+    .gin_bonus = 25,
+    .undercut_bonus = 10,
 };
 
 static const okr_rules parlett = {
-    .preset = "parlett", .family = OKR_FAMILY_RUMMY, .values = OKR_VALUES_PARLETT, .decks = 2,
-    .jokers = 1, .hand_size = 13, .min_players = 2, .max_players = 5, .wild_twos = 1,
-    .ace = OKR_ACE_BOTH, .set_max = 4, .run_max = 0, .all_twos = 0, .deuce_as_qs = 1,
-    .take_add = 1, .take_joker = 1, .upcard_round = 1, .claims = 0,
-    .qs_discard = OKR_QS_LAST_CARD, .out_bonus = 100, .out_first_turn = 0,
-    .concealed_bonus = 250, .winner_bonus = 200, .target = 1000, .max_turns = 2000,
-    .max_hands = 200, .gin_bonus = 25, .undercut_bonus = 10,
+    .preset = "parlett",
+    .family = OKR_FAMILY_RUMMY,
+    .values = OKR_VALUES_PARLETT,
+    .decks = 2,
+    .jokers = 1,
+    .hand_size = 13,
+    .min_players = 2,
+    .max_players = 5,
+    .wild_twos = 1,
+    .ace = OKR_ACE_BOTH,
+    .set_max = 4,
+    .run_max = 0,
+    .all_twos = 0,
+    .deuce_as_qs = 1,
+    .take_add = 1,
+    .take_joker = 1,
+    .upcard_round = 1,
+    .claims = 0,
+    .qs_discard = OKR_QS_LAST_CARD,
+    .out_bonus = 100,
+    .out_first_turn = 0,
+    .concealed_bonus = 250,
+    .winner_bonus = 200,
+    .target = 1000,
+    .max_turns = 2000,
+    .max_hands = 200,
+    .gin_bonus = 25,
+    .undercut_bonus = 10,
 };
 
 static const okr_rules arlington = {
-    .preset = "arlington", .family = OKR_FAMILY_RUMMY, .values = OKR_VALUES_ARLINGTON,
-    .decks = 2, .jokers = 0, .hand_size = 13, .min_players = 2, .max_players = 8,
-    .wild_twos = 1, .ace = OKR_ACE_BOTH, .set_max = 4, .run_max = 4, .all_twos = 1,
-    .deuce_as_qs = 0, .take_add = 0, .take_joker = 0, .upcard_round = 0, .claims = 0,
-    .qs_discard = OKR_QS_NEVER, .out_bonus = 100, .out_first_turn = 1, .concealed_bonus = 0,
-    .winner_bonus = 0, .target = 1000, .max_turns = 2000, .max_hands = 200, .gin_bonus = 25,
+    .preset = "arlington",
+    .family = OKR_FAMILY_RUMMY,
+    .values = OKR_VALUES_ARLINGTON,
+    .decks = 2,
+    .jokers = 0,
+    .hand_size = 13,
+    .min_players = 2,
+    .max_players = 8,
+    .wild_twos = 1,
+    .ace = OKR_ACE_BOTH,
+    .set_max = 4,
+    .run_max = 4,
+    .all_twos = 1,
+    .deuce_as_qs = 0,
+    .take_add = 0,
+    .take_joker = 0,
+    .upcard_round = 0,
+    .claims = 0,
+    .qs_discard = OKR_QS_NEVER,
+    .out_bonus = 100,
+    .out_first_turn = 1,
+    .concealed_bonus = 0,
+    .winner_bonus = 0,
+    .target = 1000,
+    .max_turns = 2000,
+    .max_hands = 200,
+    .gin_bonus = 25,
     .undercut_bonus = 10,
 };
 
 static const okr_rules german = {
-    .preset = "german", .family = OKR_FAMILY_RUMMY, .values = OKR_VALUES_GERMAN, .decks = 2,
-    .jokers = 0, .hand_size = 13, .min_players = 2, .max_players = 6, .wild_twos = 1,
-    .ace = OKR_ACE_HIGH, .set_max = 0, .run_max = 0, .all_twos = 0, .deuce_as_qs = 1,
-    .take_add = 1, .take_joker = 0, .upcard_round = 0, .claims = 1, .qs_discard = OKR_QS_ANY,
-    .out_bonus = 0, .out_first_turn = 1, .concealed_bonus = 0, .winner_bonus = 100,
-    .target = 1000, .max_turns = 2000, .max_hands = 200, .gin_bonus = 25,
+    .preset = "german",
+    .family = OKR_FAMILY_RUMMY,
+    .values = OKR_VALUES_GERMAN,
+    .decks = 2,
+    .jokers = 0,
+    .hand_size = 13,
+    .min_players = 2,
+    .max_players = 6,
+    .wild_twos = 1,
+    .ace = OKR_ACE_HIGH,
+    .set_max = 0,
+    .run_max = 0,
+    .all_twos = 0,
+    .deuce_as_qs = 1,
+    .take_add = 1,
+    .take_joker = 0,
+    .upcard_round = 0,
+    .claims = 1,
+    .qs_discard = OKR_QS_ANY,
+    .out_bonus = 0,
+    .out_first_turn = 1,
+    .concealed_bonus = 0,
+    .winner_bonus = 100,
+    .target = 1000,
+    .max_turns = 2000,
+    .max_hands = 200,
+    .gin_bonus = 25,
     .undercut_bonus = 10,
 };
 
 static const okr_rules gin = {
-    .preset = "gin", .family = OKR_FAMILY_GIN, .values = OKR_VALUES_GIN, .decks = 1,
-    .jokers = 0, .hand_size = 10, .min_players = 2, .max_players = 2, .wild_twos = 0,
-    .ace = OKR_ACE_LOW, .set_max = 4, .run_max = 0, .all_twos = 0, .deuce_as_qs = 0,
-    .take_add = 0, .take_joker = 0, .upcard_round = 0, .claims = 0, .qs_discard = OKR_QS_ANY,
-    .out_bonus = 0, .out_first_turn = 0, .concealed_bonus = 0, .winner_bonus = 0,
-    .target = 100, .max_turns = 2000, .max_hands = 200, .ace_gin_only = 0, .spade_double = 0,
-    .gin_bonus = 25, .undercut_bonus = 10,
+    .preset = "gin",
+    .family = OKR_FAMILY_GIN,
+    .values = OKR_VALUES_GIN,
+    .decks = 1,
+    .jokers = 0,
+    .hand_size = 10,
+    .min_players = 2,
+    .max_players = 2,
+    .wild_twos = 0,
+    .ace = OKR_ACE_LOW,
+    .set_max = 4,
+    .run_max = 0,
+    .all_twos = 0,
+    .deuce_as_qs = 0,
+    .take_add = 0,
+    .take_joker = 0,
+    .upcard_round = 0,
+    .claims = 0,
+    .qs_discard = OKR_QS_ANY,
+    .out_bonus = 0,
+    .out_first_turn = 0,
+    .concealed_bonus = 0,
+    .winner_bonus = 0,
+    .target = 100,
+    .max_turns = 2000,
+    .max_hands = 200,
+    .ace_gin_only = 0,
+    .spade_double = 0,
+    .gin_bonus = 25,
+    .undercut_bonus = 10,
 };
 
 static const okr_rules *const presets[] = {&laws, &parlett, &arlington, &german, &gin};
@@ -211,8 +328,7 @@ int okr_rules_set(okr_rules *r, const char *name, const char *value, okr_refusal
     if (!(o->families & family) && v != get(r, o)) {
         char msg[120] = "";
         cat(msg, sizeof msg, o->name);
-        cat(msg, sizeof msg, family == FOR_GIN ? " does not apply to gin"
-                                               : " applies only to gin");
+        cat(msg, sizeof msg, family == FOR_GIN ? " does not apply to gin" : " applies only to gin");
         return okr__invalid(why, family == FOR_GIN ? "G1" : o->rule, msg);
     }
     put(r, o, v);

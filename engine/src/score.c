@@ -41,8 +41,7 @@ static void finish_game(okr_game *g)
     if (g->rules.settlement) /* RULES 7.6 settlement, zero-sum */
         for (int s = 0; s < p; s++)
             for (int t = 0; t < p; t++)
-                res->settlement[s] += round100(res->final_total[s]) -
-                                      round100(res->final_total[t]);
+                res->settlement[s] += round100(res->final_total[s]) - round100(res->final_total[t]);
     g->phase = OKR_PH_GAME_OVER;
 }
 

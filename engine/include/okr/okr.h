@@ -41,18 +41,18 @@ enum {
     OKR_JOKER = 52,
     OKR_NOCARD = 255,
     OKR_MAX_PLAYERS = 8,
-    OKR_MAX_CARDS = 157,     /* 3 decks + 1 Joker */
-    OKR_MAX_MELDS = 64,      /* melds on the table, all seats */
-    OKR_MELD_CARDS = 28,     /* cards in one meld: 14-card run, or a german set */
-    OKR_SPEC_CARDS = 14,     /* cards in one new-meld action */
-    OKR_GIN_MELDS = 4,       /* melds in one gin knock arrangement */
-    OKR_MAX_ACTIONS = 65536  /* enough for any legal-action list: the largest possible, a
-                                hand holding all three packs facing a wild top card, has
-                                36,271 (tests/engine/test_limits.c); real games stay
-                                under a few hundred */
+    OKR_MAX_CARDS = 157,    /* 3 decks + 1 Joker */
+    OKR_MAX_MELDS = 64,     /* melds on the table, all seats */
+    OKR_MELD_CARDS = 28,    /* cards in one meld: 14-card run, or a german set */
+    OKR_SPEC_CARDS = 14,    /* cards in one new-meld action */
+    OKR_GIN_MELDS = 4,      /* melds in one gin knock arrangement */
+    OKR_MAX_ACTIONS = 65536 /* enough for any legal-action list: the largest possible, a
+                               hand holding all three packs facing a wild top card, has
+                               36,271 (tests/engine/test_limits.c); real games stay
+                               under a few hundred */
 };
 
-#define OKR_KIND(suit, rank) ((suit) * 13 + (rank) - 1)
+#define OKR_KIND(suit, rank) ((suit)*13 + (rank)-1)
 #define OKR_SUIT(kind) ((kind) / 13)
 #define OKR_RANK(kind) ((kind) % 13 + 1)
 
@@ -61,42 +61,48 @@ enum {
 enum { OKR_FAMILY_RUMMY = 0, OKR_FAMILY_GIN = 1 };
 enum { OKR_QS_ANY = 0, OKR_QS_OUT_OR_PAIR, OKR_QS_LAST_CARD, OKR_QS_NEVER };
 enum { OKR_ACE_LOW = 1, OKR_ACE_HIGH = 2, OKR_ACE_BOTH = 3 };
-enum { OKR_VALUES_LAWS = 0, OKR_VALUES_PARLETT, OKR_VALUES_ARLINGTON, OKR_VALUES_GERMAN, OKR_VALUES_GIN };
+enum {
+    OKR_VALUES_LAWS = 0,
+    OKR_VALUES_PARLETT,
+    OKR_VALUES_ARLINGTON,
+    OKR_VALUES_GERMAN,
+    OKR_VALUES_GIN
+};
 
 /* Every field is a named option (okr_rules_set). A preset fills them all; users override
  * single ones. The full set is what a game record stores. */
 typedef struct okr_rules {
-    char preset[12];         /* laws parlett arlington german gin (informational) */
-    uint8_t family;          /* OKR_FAMILY_*: derived from the preset, not settable */
-    uint8_t values;          /* OKR_VALUES_*: card value table (RULES 7.1, G1) */
-    uint8_t decks;           /* 1..3 (RULES 1.5) */
-    uint8_t jokers;          /* 0..1; 0 where the preset has no Joker values (RULES 1.2) */
-    uint8_t hand_size;       /* cards dealt to each player (RULES 2.4) */
-    uint8_t min_players;     /* RULES 2.1 */
-    uint8_t max_players;     /* RULES 2.1 */
-    uint8_t wild_twos;       /* every 2 is wild (RULES 1.4) */
-    uint8_t ace;             /* OKR_ACE_*: where an ace may stand in a run (RULES 3.3, G1) */
-    uint8_t set_max;         /* largest set; 0 = unlimited (RULES 3.2) */
-    uint8_t run_max;         /* largest run; 0 = the ladder's length (RULES 3.3, 3.4) */
-    uint8_t all_twos;        /* a set of only twos is allowed (RULES 3.6) */
-    uint8_t deuce_as_qs;     /* a 2 may stand for the Q of spades (RULES 3.7) */
-    uint8_t take_add;        /* pile may be taken onto an own meld, 4.3(a) */
-    uint8_t take_joker;      /* pile may be taken by replacing the Joker, 4.3(b) */
-    uint8_t upcard_round;    /* laws/parlett first round (RULES 6.1) */
-    uint8_t claims;          /* german out-of-turn claims (RULES 6.G) */
-    uint8_t qs_discard;      /* OKR_QS_* (RULES 4.5) */
-    uint16_t out_bonus;      /* going out (RULES 7.2) */
-    uint8_t out_first_turn;  /* going-out bonus also on the first turn (RULES 7.2) */
-    uint16_t concealed_bonus;/* RULES 7.3; 0 = none */
-    uint16_t winner_bonus;   /* RULES 7.4 */
-    uint8_t settlement;      /* laws settlement of final totals (RULES 7.6) */
-    uint16_t target;         /* game target (RULES 7.4, G8) */
-    uint16_t max_turns;      /* safety cap per hand (RULES 4.9) */
-    uint16_t max_hands;      /* safety cap per game (RULES 7.7) */
-    uint8_t ace_gin_only;    /* gin: ace upcard means only gin ends the hand (G2) */
-    uint8_t spade_double;    /* gin: spade upcard doubles the hand score (G2) */
-    uint16_t gin_bonus;      /* gin: G7 */
-    uint16_t undercut_bonus; /* gin: G7 */
+    char preset[12];          /* laws parlett arlington german gin (informational) */
+    uint8_t family;           /* OKR_FAMILY_*: derived from the preset, not settable */
+    uint8_t values;           /* OKR_VALUES_*: card value table (RULES 7.1, G1) */
+    uint8_t decks;            /* 1..3 (RULES 1.5) */
+    uint8_t jokers;           /* 0..1; 0 where the preset has no Joker values (RULES 1.2) */
+    uint8_t hand_size;        /* cards dealt to each player (RULES 2.4) */
+    uint8_t min_players;      /* RULES 2.1 */
+    uint8_t max_players;      /* RULES 2.1 */
+    uint8_t wild_twos;        /* every 2 is wild (RULES 1.4) */
+    uint8_t ace;              /* OKR_ACE_*: where an ace may stand in a run (RULES 3.3, G1) */
+    uint8_t set_max;          /* largest set; 0 = unlimited (RULES 3.2) */
+    uint8_t run_max;          /* largest run; 0 = the ladder's length (RULES 3.3, 3.4) */
+    uint8_t all_twos;         /* a set of only twos is allowed (RULES 3.6) */
+    uint8_t deuce_as_qs;      /* a 2 may stand for the Q of spades (RULES 3.7) */
+    uint8_t take_add;         /* pile may be taken onto an own meld, 4.3(a) */
+    uint8_t take_joker;       /* pile may be taken by replacing the Joker, 4.3(b) */
+    uint8_t upcard_round;     /* laws/parlett first round (RULES 6.1) */
+    uint8_t claims;           /* german out-of-turn claims (RULES 6.G) */
+    uint8_t qs_discard;       /* OKR_QS_* (RULES 4.5) */
+    uint16_t out_bonus;       /* going out (RULES 7.2) */
+    uint8_t out_first_turn;   /* going-out bonus also on the first turn (RULES 7.2) */
+    uint16_t concealed_bonus; /* RULES 7.3; 0 = none */
+    uint16_t winner_bonus;    /* RULES 7.4 */
+    uint8_t settlement;       /* laws settlement of final totals (RULES 7.6) */
+    uint16_t target;          /* game target (RULES 7.4, G8) */
+    uint16_t max_turns;       /* safety cap per hand (RULES 4.9) */
+    uint16_t max_hands;       /* safety cap per game (RULES 7.7) */
+    uint8_t ace_gin_only;     /* gin: ace upcard means only gin ends the hand (G2) */
+    uint8_t spade_double;     /* gin: spade upcard doubles the hand score (G2) */
+    uint16_t gin_bonus;       /* gin: G7 */
+    uint16_t undercut_bonus;  /* gin: G7 */
 } okr_rules;
 
 /* Fill *r with a preset: "laws", "parlett", "arlington", "german", "gin". OKR_EINVAL if the
@@ -134,11 +140,11 @@ enum { OKR_SET = 1, OKR_RUN = 2 };
  * order they were laid. */
 typedef struct okr_meld {
     uint8_t owner;
-    uint8_t type;  /* OKR_SET or OKR_RUN */
-    uint8_t n;     /* number of cards */
-    uint8_t lo;    /* runs: ladder position of card[0]; sets: 0 */
-    uint8_t rank;  /* sets: the rank; runs: 0 */
-    uint8_t suit;  /* runs: the suit; sets: 0 */
+    uint8_t type; /* OKR_SET or OKR_RUN */
+    uint8_t n;    /* number of cards */
+    uint8_t lo;   /* runs: ladder position of card[0]; sets: 0 */
+    uint8_t rank; /* sets: the rank; runs: 0 */
+    uint8_t suit; /* runs: the suit; sets: 0 */
     uint8_t card[OKR_MELD_CARDS];
     uint8_t as[OKR_MELD_CARDS];
 } okr_meld;
@@ -183,17 +189,17 @@ typedef struct okr_ginmeld {
 } okr_ginmeld;
 
 typedef struct okr_action {
-    uint8_t type; /* OKR_A_* */
-    uint8_t seat; /* who acts */
-    uint8_t how;  /* OKR_HOW_* for TAKE and CLAIM */
-    uint8_t card; /* DISCARD/KNOCK: the discard; ADD: the card; TAKE/CLAIM ADD: top card */
-    uint8_t as;   /* ADD and HOW_ADD: the kind the card counts as */
-    uint8_t meld; /* ADD, REPLACE, HOW_ADD, HOW_JOKER: meld index on the table */
-    uint8_t pos;  /* ADD, HOW_ADD: 255 for a set; the run's ladder position otherwise */
-    uint8_t nmelds;                         /* KNOCK: melds declared */
+    uint8_t type;   /* OKR_A_* */
+    uint8_t seat;   /* who acts */
+    uint8_t how;    /* OKR_HOW_* for TAKE and CLAIM */
+    uint8_t card;   /* DISCARD/KNOCK: the discard; ADD: the card; TAKE/CLAIM ADD: top card */
+    uint8_t as;     /* ADD and HOW_ADD: the kind the card counts as */
+    uint8_t meld;   /* ADD, REPLACE, HOW_ADD, HOW_JOKER: meld index on the table */
+    uint8_t pos;    /* ADD, HOW_ADD: 255 for a set; the run's ladder position otherwise */
+    uint8_t nmelds; /* KNOCK: melds declared */
     union {
-        okr_spec spec;                      /* MELD and HOW_NEW */
-        okr_ginmeld knock[OKR_GIN_MELDS];   /* KNOCK arrangement */
+        okr_spec spec;                    /* MELD and HOW_NEW */
+        okr_ginmeld knock[OKR_GIN_MELDS]; /* KNOCK arrangement */
     } u;
 } okr_action;
 
@@ -202,15 +208,15 @@ typedef struct okr_action {
 /* What one accepted action did, as the whole table may learn it. `card` is OKR_NOCARD in a
  * redacted copy when the seat may not know it (the card drawn from the stock). */
 typedef struct okr_event {
-    uint32_t seq;     /* 1, 2, ... within the game */
+    uint32_t seq; /* 1, 2, ... within the game */
     uint8_t seat;
-    uint8_t type;     /* OKR_A_*, or OKR_EV_* below */
+    uint8_t type; /* OKR_A_*, or OKR_EV_* below */
     uint8_t how;
     uint8_t card;
-    uint8_t meld;     /* meld created or changed, or 255 */
-    uint8_t taken;    /* cards that went to the hand from the pile */
-    uint8_t hand_n;   /* the acting seat's hand size afterwards */
-    uint8_t ended;    /* nonzero: this action ended the hand (an OKR_END_* value) */
+    uint8_t meld;   /* meld created or changed, or 255 */
+    uint8_t taken;  /* cards that went to the hand from the pile */
+    uint8_t hand_n; /* the acting seat's hand size afterwards */
+    uint8_t ended;  /* nonzero: this action ended the hand (an OKR_END_* value) */
 } okr_event;
 
 /* Copy of *e as `seat` may see it (RULES 8.3). */
@@ -219,13 +225,13 @@ void okr_event_redact(const okr_event *e, int seat, okr_event *out);
 /* ---- Game ------------------------------------------------------------------------------- */
 
 enum {
-    OKR_PH_UPCARD = 1,    /* laws/parlett upcard round (6.1): TAKE (new meld) or PASS */
-    OKR_PH_GIN_UPCARD,    /* gin first turn (G3): TAKE or PASS */
-    OKR_PH_DRAW,          /* start of a turn: DRAW or TAKE */
-    OKR_PH_CLAIM,         /* german claim window (6.G): CLAIM or PASS */
-    OKR_PH_CLAIM_MELD,    /* german: claimant may ADD to the claimed meld, then PASS */
-    OKR_PH_PLAY,          /* after drawing: MELD/ADD/REPLACE/DISCARD, gin DISCARD/KNOCK */
-    OKR_PH_HAND_OVER,     /* hand scored; okr_next_hand() deals the next */
+    OKR_PH_UPCARD = 1, /* laws/parlett upcard round (6.1): TAKE (new meld) or PASS */
+    OKR_PH_GIN_UPCARD, /* gin first turn (G3): TAKE or PASS */
+    OKR_PH_DRAW,       /* start of a turn: DRAW or TAKE */
+    OKR_PH_CLAIM,      /* german claim window (6.G): CLAIM or PASS */
+    OKR_PH_CLAIM_MELD, /* german: claimant may ADD to the claimed meld, then PASS */
+    OKR_PH_PLAY,       /* after drawing: MELD/ADD/REPLACE/DISCARD, gin DISCARD/KNOCK */
+    OKR_PH_HAND_OVER,  /* hand scored; okr_next_hand() deals the next */
     OKR_PH_GAME_OVER
 };
 
@@ -242,27 +248,27 @@ enum {
 
 /* Per-hand report (RULES 8.2). Scores are points; all arithmetic is integer. */
 typedef struct okr_hand_result {
-    uint8_t ended;                        /* OKR_END_* */
-    int8_t winner;                        /* went out / scored, -1 if nobody */
-    int8_t knocker;                       /* gin: the knocker, else -1 */
-    int32_t melded[OKR_MAX_PLAYERS];      /* credit for melded cards (7.1) */
-    int32_t debit[OKR_MAX_PLAYERS];       /* cards left in hand, as a negative number */
-    int32_t out_bonus[OKR_MAX_PLAYERS];   /* 7.2 */
-    int32_t concealed[OKR_MAX_PLAYERS];   /* 7.3, kept apart from the score */
-    int32_t deadwood[OKR_MAX_PLAYERS];    /* gin: after melds and lay-offs (G5) */
-    int32_t score[OKR_MAX_PLAYERS];       /* this hand's score */
-    int32_t total[OKR_MAX_PLAYERS];       /* running game score afterwards */
+    uint8_t ended;                      /* OKR_END_* */
+    int8_t winner;                      /* went out / scored, -1 if nobody */
+    int8_t knocker;                     /* gin: the knocker, else -1 */
+    int32_t melded[OKR_MAX_PLAYERS];    /* credit for melded cards (7.1) */
+    int32_t debit[OKR_MAX_PLAYERS];     /* cards left in hand, as a negative number */
+    int32_t out_bonus[OKR_MAX_PLAYERS]; /* 7.2 */
+    int32_t concealed[OKR_MAX_PLAYERS]; /* 7.3, kept apart from the score */
+    int32_t deadwood[OKR_MAX_PLAYERS];  /* gin: after melds and lay-offs (G5) */
+    int32_t score[OKR_MAX_PLAYERS];     /* this hand's score */
+    int32_t total[OKR_MAX_PLAYERS];     /* running game score afterwards */
 } okr_hand_result;
 
 /* End-of-game report (RULES 7.4-7.7, G8). */
 typedef struct okr_game_result {
-    uint8_t winners;                           /* bit i set: seat i won (ties share) */
-    int32_t score[OKR_MAX_PLAYERS];            /* game score (hands only) */
-    int32_t concealed[OKR_MAX_PLAYERS];        /* sum of concealed bonuses */
+    uint8_t winners;                    /* bit i set: seat i won (ties share) */
+    int32_t score[OKR_MAX_PLAYERS];     /* game score (hands only) */
+    int32_t concealed[OKR_MAX_PLAYERS]; /* sum of concealed bonuses */
     int32_t winner_bonus[OKR_MAX_PLAYERS];
-    int32_t final_total[OKR_MAX_PLAYERS];      /* 7.5 */
-    uint8_t placement[OKR_MAX_PLAYERS];        /* 1 = best; ties share the better place */
-    int32_t settlement[OKR_MAX_PLAYERS];       /* laws 7.6, zero-sum; 0 elsewhere */
+    int32_t final_total[OKR_MAX_PLAYERS]; /* 7.5 */
+    uint8_t placement[OKR_MAX_PLAYERS];   /* 1 = best; ties share the better place */
+    int32_t settlement[OKR_MAX_PLAYERS];  /* laws 7.6, zero-sum; 0 elsewhere */
 } okr_game_result;
 
 /* The whole game. All fields are read-only for callers; only okr_* functions change them.
@@ -270,27 +276,27 @@ typedef struct okr_game_result {
  * the pile. */
 typedef struct okr_game {
     okr_rules rules;
-    uint64_t seed;                      /* hands after the first are dealt from this */
+    uint64_t seed; /* hands after the first are dealt from this */
     uint8_t players;
-    uint8_t phase;                      /* OKR_PH_* */
+    uint8_t phase; /* OKR_PH_* */
     uint8_t dealer;
-    uint8_t turn_seat;                  /* whose turn it is */
-    uint8_t to_act;                     /* who must act now (differs during claims) */
-    uint8_t discarder;                  /* who put the top card on the pile (6.G) */
-    uint8_t claim_meld;                 /* OKR_PH_CLAIM_MELD: meld being extended */
-    uint8_t upcard_passes;              /* passes so far in an upcard round */
-    uint8_t stock_locked;               /* this turn must draw from the stock (6.1, G3) */
-    uint8_t upcard;                     /* the hand's upcard kind (gin knock limit, G2) */
+    uint8_t turn_seat;     /* whose turn it is */
+    uint8_t to_act;        /* who must act now (differs during claims) */
+    uint8_t discarder;     /* who put the top card on the pile (6.G) */
+    uint8_t claim_meld;    /* OKR_PH_CLAIM_MELD: meld being extended */
+    uint8_t upcard_passes; /* passes so far in an upcard round */
+    uint8_t stock_locked;  /* this turn must draw from the stock (6.1, G3) */
+    uint8_t upcard;        /* the hand's upcard kind (gin knock limit, G2) */
     uint8_t stock_n, pile_n, meld_n;
-    uint16_t hand_no;                   /* 1, 2, ... */
-    uint16_t turns;                     /* turns begun in this hand (4.9) */
-    uint32_t seq;                       /* events so far in the game */
+    uint16_t hand_no; /* 1, 2, ... */
+    uint16_t turns;   /* turns begun in this hand (4.9) */
+    uint32_t seq;     /* events so far in the game */
     uint8_t hand_n[OKR_MAX_PLAYERS];
     uint8_t hand[OKR_MAX_PLAYERS][OKR_KINDS];
-    uint8_t drew[OKR_MAX_PLAYERS];      /* turns in which the seat drew, capped at 2 (6.3) */
+    uint8_t drew[OKR_MAX_PLAYERS];          /* turns in which the seat drew, capped at 2 (6.3) */
     uint8_t melded_before[OKR_MAX_PLAYERS]; /* seat had melds before this turn (7.3) */
-    uint8_t stock[OKR_MAX_CARDS];       /* stock[stock_n - 1] is the top */
-    uint8_t pile[OKR_MAX_CARDS];        /* pile[pile_n - 1] is the top */
+    uint8_t stock[OKR_MAX_CARDS];           /* stock[stock_n - 1] is the top */
+    uint8_t pile[OKR_MAX_CARDS];            /* pile[pile_n - 1] is the top */
     okr_meld meld[OKR_MAX_MELDS];
     int32_t score[OKR_MAX_PLAYERS];     /* running game score */
     int32_t concealed[OKR_MAX_PLAYERS]; /* concealed bonuses so far (7.3) */
@@ -302,8 +308,8 @@ typedef struct okr_game {
  * shuffled from `seed`; otherwise pack[0..n-1] is the pack in dealing order (pack[0] is
  * dealt first) and must be a permutation of the configured pack. Later hands are dealt from
  * `seed` (okr_next_hand). OKR_EINVAL with *why filled on a bad configuration or pack. */
-int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed,
-                  const uint8_t *pack, int n, okr_refusal *why);
+int okr_game_init(okr_game *g, const okr_rules *r, int players, uint64_t seed, const uint8_t *pack,
+                  int n, okr_refusal *why);
 
 /* In OKR_PH_HAND_OVER: deal the next hand, from pack if not NULL, else from the seed.
  * OKR_EPHASE in any other phase; OKR_EINVAL for a bad pack. */
@@ -341,9 +347,9 @@ typedef struct okr_view {
     uint8_t seat, players, phase, dealer, turn_seat, to_act, stock_n, pile_n, meld_n;
     uint8_t stock_locked, upcard;
     uint16_t hand_no, turns;
-    uint8_t hand[OKR_KINDS];            /* own hand only */
-    uint8_t hand_n[OKR_MAX_PLAYERS];    /* every hand's size (law 20) */
-    uint8_t pile[OKR_MAX_CARDS];        /* whole discard pile, bottom first */
+    uint8_t hand[OKR_KINDS];         /* own hand only */
+    uint8_t hand_n[OKR_MAX_PLAYERS]; /* every hand's size (law 20) */
+    uint8_t pile[OKR_MAX_CARDS];     /* whole discard pile, bottom first */
     okr_meld meld[OKR_MAX_MELDS];
     int32_t score[OKR_MAX_PLAYERS];
     int32_t concealed[OKR_MAX_PLAYERS];
