@@ -374,7 +374,9 @@ int okr_cards_parse(const char *s, uint8_t *out, int cap, okr_refusal *why);
 /* Parse one action in text for the seat that must act in *g ("draw", "meld 4H 2C=5H 6H",
  * "discard QS", ...). OKR_EINVAL on a malformed line; legality is okr_apply's business. */
 int okr_action_parse(const okr_game *g, const char *s, okr_action *a, okr_refusal *why);
-/* Format an action; returns the length or OKR_EOVERFLOW. */
+/* Format an action in the notation; returns the length, OKR_EOVERFLOW if cap is too small,
+ * or OKR_EINVAL (buf set to "") for an action that has no notation (unknown type or how,
+ * counts out of range). */
 int okr_action_format(const okr_action *a, char *buf, size_t cap);
 
 /* ---- Helpers for bot authors ------------------------------------------------------------- */

@@ -1,0 +1,66 @@
+/* cli.h - the arena's subcommands and the helpers they share (flags, rule options, error
+ * lines). Each subcommand returns its exit status; only main.c exits. */
+#ifndef AR_CLI_H
+#define AR_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "okr/okr.h"
+
+/* Exit statuses shared by every subcommand. */
+enum {
+    AR_EXIT_OK = 0,
+    AR_EXIT_FAIL = 1, /* the work failed: bad script line, unreadable file, engine error */
+    AR_EXIT_USAGE = 2 /* bad command line: unknown flag, bad value, refused rule option */
+};
+
+/* ---- Subcommands ----------------------------------------------------------------------- */
+
+/* argv[0] is the subcommand's name; flags follow. */
+int ar_selfplay_main(int argc, char **argv);
+void ar_selfplay_usage(FILE *out);
+int ar_script_main(int argc, char **argv);
+void ar_script_usage(FILE *out);
+
+/* ---- Flags ----------------------------------------------------------------------------- */
+
+/* Does argv[*i] name the flag `name` ("--seed 5" or "--seed=5")? Returns 1 and sets *value
+ * (advancing *i past a separate value), 0 if it is another argument, or -1 (after printing
+ * "arena: --seed: missing value") when the value is missing. */
+int ar_flag(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* Strict decimal parse of an integer in [min, max]; prints "arena: FLAG: ..." and returns
+ * -1 on error. */
+int ar_parse_long(const char *flag, const char *s, long long min, long long max, long long *out);
+int ar_parse_u64(const char *flag, const char *s, uint64_t *out);
+
+/* ---- Rules ----------------------------------------------------------------------------- */
+
+/* The rule set a command line asks for: a preset and "opt=val" overrides, in order. */
+typedef struct ar_rules_args {
+    const char *preset;   /* default "laws" */
+    const char **options; /* argv strings "opt=val" */
+    int noptions;
+} ar_rules_args;
+
+/* Remember one --rule value (argv strings live as long as main's argv). Returns 0. */
+int ar_rules_args_add(ar_rules_args *ra, const char *opt_eq_val);
+void ar_rules_args_free(ar_rules_args *ra);
+
+/* Load the preset, apply the overrides (okr_rules_set) and check them for `players`
+ * (okr_rules_check). On any refusal prints "arena: <option>: <reason> (RULES x.y)" to
+ * stderr and returns AR_EXIT_USAGE; otherwise AR_EXIT_OK. */
+int ar_rules_build(const ar_rules_args *ra, int players, okr_rules *out);
+
+/* Print "arena: <what>: <reason> (RULES x.y)" to stderr. `what` is left out when the reason
+ * already starts with it, and the rule when it is not a rule number. */
+void ar_print_refusal(const char *what, const okr_refusal *why);
+
+/* Is this refusal's rule a RULES.md number ("4.5", "G7", "6.G")? */
+int ar_is_rule_number(const char *rule);
+
+/* Seconds on a monotonic clock. */
+double ar_now(void);
+
+#endif
