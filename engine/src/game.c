@@ -47,6 +47,14 @@ static uint64_t bounded(rng *g, uint64_t n)
     }
 }
 
+/* The generator for hand `hand_no` of a game with this seed (docs/engine.md). */
+static void seed_rng(rng *g, uint64_t seed, int hand_no)
+{
+    uint64_t x = seed + (uint64_t)hand_no * 0xD1B54A32D192ED03u;
+    for (int i = 0; i < 4; i++)
+        g->s[i] = splitmix64(&x);
+}
+
 int okr_shuffle(const okr_rules *r, uint64_t seed, int hand_no, uint8_t *out, int cap)
 {
     int n = okr_pack_size(r);
@@ -56,9 +64,7 @@ int okr_shuffle(const okr_rules *r, uint64_t seed, int hand_no, uint8_t *out, in
     for (int i = 0; i < n; i++)
         out[i] = (uint8_t)(i < 52 * r->decks ? i % 52 : OKR_JOKER);
     rng g;
-    uint64_t x = seed + (uint64_t)hand_no * 0xD1B54A32D192ED03u;
-    for (int i = 0; i < 4; i++)
-        g.s[i] = splitmix64(&x);
+    seed_rng(&g, seed, hand_no);
     for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
         int j = (int)bounded(&g, (uint64_t)i + 1);
         uint8_t t = out[i];
@@ -204,6 +210,86 @@ void okr_view_of(const okr_game *g, int seat, okr_view *v)
     memcpy(v->score, g->score, sizeof v->score);
     memcpy(v->concealed, g->concealed, sizeof v->concealed);
     memcpy(v->drew, g->drew, sizeof v->drew);
+    memcpy(v->melded_before, g->melded_before, sizeof v->melded_before);
+    v->discarder = g->discarder;
+    v->claim_meld = g->claim_meld;
+    v->upcard_passes = g->upcard_passes;
+}
+
+int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_game *out,
+                    okr_refusal *why)
+{
+    int rc = okr_rules_check(r, v->players, why);
+    if (rc)
+        return rc;
+    if (v->seat >= v->players || v->pile_n > OKR_MAX_CARDS || v->meld_n > OKR_MAX_MELDS)
+        return okr__invalid(why, "8.3", "the view is not a view of this game");
+    /* Unseen = the pack minus own hand, melds and pile. */
+    int unseen[OKR_KINDS];
+    for (int k = 0; k < OKR_KINDS; k++)
+        unseen[k] = k == OKR_JOKER ? r->jokers : r->decks;
+    for (int k = 0; k < OKR_KINDS; k++)
+        unseen[k] -= v->hand[k];
+    for (int i = 0; i < v->pile_n; i++)
+        unseen[v->pile[i] < OKR_KINDS ? v->pile[i] : 0]--;
+    for (int m = 0; m < v->meld_n; m++)
+        for (int i = 0; i < v->meld[m].n && i < OKR_MELD_CARDS; i++)
+            unseen[v->meld[m].card[i] < OKR_KINDS ? v->meld[m].card[i] : 0]--;
+    uint8_t cards[OKR_MAX_CARDS];
+    int n = 0, need = v->stock_n;
+    for (int s = 0; s < v->players; s++)
+        if (s != v->seat)
+            need += v->hand_n[s];
+    for (int k = 0; k < OKR_KINDS; k++) {
+        if (unseen[k] < 0)
+            return okr__invalid(why, "1.2", "the view shows a card more often than the pack has");
+        for (int c = 0; c < unseen[k]; c++)
+            cards[n++] = (uint8_t)k;
+    }
+    if (n != need)
+        return okr__invalid(why, "8.3", "hand sizes and stock do not add up to the unseen cards");
+    rng g;
+    seed_rng(&g, seed, 0);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)bounded(&g, (uint64_t)i + 1);
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+    memset(out, 0, sizeof *out);
+    out->rules = *r;
+    out->seed = seed;
+    out->players = v->players;
+    out->phase = v->phase;
+    out->dealer = v->dealer;
+    out->turn_seat = v->turn_seat;
+    out->to_act = v->to_act;
+    out->discarder = v->discarder;
+    out->claim_meld = v->claim_meld;
+    out->upcard_passes = v->upcard_passes;
+    out->stock_locked = v->stock_locked;
+    out->upcard = v->upcard;
+    out->hand_no = v->hand_no;
+    out->turns = v->turns;
+    out->pile_n = v->pile_n;
+    out->meld_n = v->meld_n;
+    memcpy(out->pile, v->pile, v->pile_n);
+    memcpy(out->meld, v->meld, sizeof(okr_meld) * v->meld_n);
+    memcpy(out->score, v->score, sizeof out->score);
+    memcpy(out->concealed, v->concealed, sizeof out->concealed);
+    memcpy(out->drew, v->drew, sizeof out->drew);
+    memcpy(out->melded_before, v->melded_before, sizeof out->melded_before);
+    memcpy(out->hand_n, v->hand_n, sizeof out->hand_n);
+    memcpy(out->hand[v->seat], v->hand, OKR_KINDS);
+    int k = 0;
+    for (int s = 0; s < v->players; s++)
+        if (s != v->seat)
+            for (int c = 0; c < v->hand_n[s]; c++)
+                out->hand[s][cards[k++]]++;
+    out->stock_n = v->stock_n;
+    for (int i = 0; i < v->stock_n; i++)
+        out->stock[i] = cards[k++];
+    return OKR_OK;
 }
 
 void okr_event_redact(const okr_event *e, int seat, okr_event *out)

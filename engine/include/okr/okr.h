@@ -354,10 +354,19 @@ typedef struct okr_view {
     int32_t score[OKR_MAX_PLAYERS];
     int32_t concealed[OKR_MAX_PLAYERS];
     uint8_t drew[OKR_MAX_PLAYERS];
+    uint8_t melded_before[OKR_MAX_PLAYERS];
+    uint8_t discarder, claim_meld, upcard_passes;
 } okr_view;
 
 /* What `seat` may know of *g. Never the stock's order, never another hand. */
 void okr_view_of(const okr_game *g, int seat, okr_view *v);
+
+/* A whole game consistent with what v->seat knows: the cards it cannot see (other hands and
+ * the stock) are shuffled from `seed` and dealt to the other hands by their sizes, the rest
+ * forming the stock. For simulation by bots (determinised search); later hands of *out are
+ * dealt from `seed`. OKR_EINVAL if the view does not fit the rules' pack. */
+int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_game *out,
+                    okr_refusal *why);
 
 /* ---- Notation (docs/notation.md) --------------------------------------------------------- */
 
