@@ -81,6 +81,13 @@ int okr__spec_valid(const okr_rules *r, const okr_spec *s, okr_refusal *why)
     return OKR_OK;
 }
 
+/* Wild cards of the same sort: the Joker, or any two 2s (interchangeable; a run keeps its
+ * 2s in kind order, so the top card's own 2 may sit elsewhere in it). */
+static int same_wild(int a, int b)
+{
+    return a == b || (a != OKR_JOKER && b != OKR_JOKER && a % 13 == 1 && b % 13 == 1);
+}
+
 /* Is the spec minimal for a new meld (docs/engine.md)? top: the pile card it must hold, or
  * OKR_NOCARD. Assumes okr__spec_valid. */
 int okr__spec_minimal(const okr_rules *r, const okr_spec *s, int top)
@@ -93,8 +100,8 @@ int okr__spec_minimal(const okr_rules *r, const okr_spec *s, int top)
     for (int i = 1; i < last; i++)
         if (!okr__is_wild(r, s->card[i]))
             return 0;
-    return (s->card[0] == top && !okr__is_wild(r, s->card[last])) ||
-           (s->card[last] == top && !okr__is_wild(r, s->card[0]));
+    return (same_wild(s->card[0], top) && !okr__is_wild(r, s->card[last])) ||
+           (same_wild(s->card[last], top) && !okr__is_wild(r, s->card[0]));
 }
 
 /* Sort a set's cards by (card, as): the canonical order of sets (docs/engine.md). */

@@ -70,6 +70,17 @@ static int qs_allowed(const okr_game *g, int seat)
     }
 }
 
+/* RULES 5.1: is there a melded 2 standing for `natural` in meld m (which never moves)? */
+static int deuce_for(const okr_rules *r, const okr_meld *m, int natural)
+{
+    for (int i = 0; i < m->n; i++) /* in a set a 2 stands for the rank (meld.c) */
+        if (m->card[i] != OKR_JOKER && okr__is_wild(r, m->card[i]) &&
+            (m->type == OKR_SET ? OKR_RANK(m->as[i]) == OKR_RANK(natural)
+                                : m->as[i] == natural))
+            return 1;
+    return 0;
+}
+
 /* Joker of meld m standing for `natural`, or -1. */
 static int joker_for(const okr_meld *m, int natural)
 {
@@ -305,7 +316,10 @@ static int check_take(const okr_game *g, int seat, const okr_action *a, int allo
         if (a->meld >= g->meld_n || g->meld[a->meld].owner != seat)
             return okr__refuse(why, "5.3", "only one's own Joker may be exchanged");
         if (joker_for(&g->meld[a->meld], top) < 0)
-            return okr__refuse(why, "5.2", "that meld has no Joker standing for the top card");
+            return deuce_for(r, &g->meld[a->meld], top)
+                       ? okr__refuse(why, "5.1", "a melded 2 never moves")
+                       : okr__refuse(why, "5.2",
+                                     "that meld has no Joker standing for the top card");
         return OKR_OK;
     default:
         return okr__refuse(why, "4.3", "the top card must be melded at once");
@@ -370,6 +384,9 @@ static int check(const okr_game *g, const okr_action *a, okr_refusal *why)
             return okr__refuse(why, ph != OKR_PH_PLAY ? rule : "5.2", "no Joker exchange now");
         if (a->meld >= g->meld_n || g->meld[a->meld].owner != seat)
             return okr__refuse(why, "5.3", "only one's own Joker may be exchanged");
+        if (a->card < OKR_JOKER && deuce_for(r, &g->meld[a->meld], a->card) &&
+            joker_for(&g->meld[a->meld], a->card) < 0)
+            return okr__refuse(why, "5.1", "a melded 2 never moves");
         if (a->card >= OKR_JOKER || okr__is_wild(r, a->card) ||
             joker_for(&g->meld[a->meld], a->card) < 0)
             return okr__refuse(why, "5.2", "the Joker there does not stand for that natural");

@@ -46,10 +46,10 @@ enum {
     OKR_MELD_CARDS = 28,    /* cards in one meld: 14-card run, or a german set */
     OKR_SPEC_CARDS = 14,    /* cards in one new-meld action */
     OKR_GIN_MELDS = 4,      /* melds in one gin knock arrangement */
-    OKR_MAX_ACTIONS = 65536 /* enough for any legal-action list: the largest possible, a
-                               hand holding all three packs facing a wild top card, has
-                               36,271 (tests/engine/test_limits.c); real games stay
-                               under a few hundred */
+    OKR_MAX_ACTIONS = 131072 /* enough for any legal-action list: the largest possible, a
+                                hand holding all three packs facing a wild top card, has
+                                64,879 (tests/engine/test_limits.c); real games stay
+                                under a few hundred */
 };
 
 #define OKR_KIND(suit, rank) ((suit)*13 + (rank)-1)
