@@ -17,6 +17,12 @@ static const ar_command commands[] = {
      ar_selfplay_usage},
     {"script", "apply the actions of a text file to one game, then print its state", ar_script_main,
      ar_script_usage},
+    {"match", "play whole games between bot programs (duplicate deals, rotated seats)",
+     ar_match_main, ar_match_usage},
+    {"replay", "replay a recorded game with the engine and verify it", ar_replay_main,
+     ar_replay_usage},
+    {"check-bot", "check that a bot program speaks the protocol", ar_checkbot_main,
+     ar_checkbot_usage},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -54,7 +54,7 @@ void okrpb_reader_free(okrpb_reader *r);
 uint8_t *okrpb_reader_space(okrpb_reader *r, size_t *room);
 /* n bytes were written at okrpb_reader_space(). */
 void okrpb_reader_commit(okrpb_reader *r, size_t n);
-/* Next whole frame: *msg/*len point into the buffer, valid until the next call.
+/* Next whole frame: *msg and *len point into the buffer, valid until the next call.
  * Returns OKRPB_FRAME_OK, OKRPB_FRAME_MORE or a negative OKRPB_FRAME_E* (the stream is then
  * unusable: the peer broke the protocol). A zero-length frame is returned as a frame. */
 int okrpb_reader_next(okrpb_reader *r, const uint8_t **msg, size_t *len);

@@ -75,8 +75,7 @@ static int deuce_for(const okr_rules *r, const okr_meld *m, int natural)
 {
     for (int i = 0; i < m->n; i++) /* in a set a 2 stands for the rank (meld.c) */
         if (m->card[i] != OKR_JOKER && okr__is_wild(r, m->card[i]) &&
-            (m->type == OKR_SET ? OKR_RANK(m->as[i]) == OKR_RANK(natural)
-                                : m->as[i] == natural))
+            (m->type == OKR_SET ? OKR_RANK(m->as[i]) == OKR_RANK(natural) : m->as[i] == natural))
             return 1;
     return 0;
 }

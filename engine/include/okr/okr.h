@@ -41,11 +41,11 @@ enum {
     OKR_JOKER = 52,
     OKR_NOCARD = 255,
     OKR_MAX_PLAYERS = 8,
-    OKR_MAX_CARDS = 157,    /* 3 decks + 1 Joker */
-    OKR_MAX_MELDS = 64,     /* melds on the table, all seats */
-    OKR_MELD_CARDS = 28,    /* cards in one meld: 14-card run, or a german set */
-    OKR_SPEC_CARDS = 14,    /* cards in one new-meld action */
-    OKR_GIN_MELDS = 4,      /* melds in one gin knock arrangement */
+    OKR_MAX_CARDS = 157,     /* 3 decks + 1 Joker */
+    OKR_MAX_MELDS = 64,      /* melds on the table, all seats */
+    OKR_MELD_CARDS = 28,     /* cards in one meld: 14-card run, or a german set */
+    OKR_SPEC_CARDS = 14,     /* cards in one new-meld action */
+    OKR_GIN_MELDS = 4,       /* melds in one gin knock arrangement */
     OKR_MAX_ACTIONS = 131072 /* enough for any legal-action list: the largest possible, a
                                 hand holding all three packs facing a wild top card, has
                                 64,879 (tests/engine/test_limits.c); real games stay
