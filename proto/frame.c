@@ -1,0 +1,164 @@
+/* frame.c - varint length-delimited frames (frame.h).
+ *
+ * Writer: okrpb_frame_append packs a message behind its varint length with protobuf-c's own
+ * get_packed_size/pack; nothing here encodes a protobuf field by hand.
+ *
+ * Reader: one buffer of max_frame + 10 bytes, allocated once, never grown. Bytes arrive at
+ * buf[len..cap) (okrpb_reader_space/commit); okrpb_reader_next parses frames from
+ * buf[consumed..len). Frames handed out are dropped lazily: `consumed` counts the bytes of the
+ * frames already returned, and they are compacted away with one memmove when more room is
+ * asked for or when no whole frame is left (okrpb_reader_next returning MORE), so a read that
+ * brings many small frames costs one move, not one per frame. After MORE, buf[0..len) holds
+ * exactly the bytes of the incomplete frame. A length prefix is judged as soon as it is
+ * complete: a declared length over max_frame is refused at once (ETOOBIG), before any of its
+ * body is buffered. Errors are sticky: the offending bytes stay in the buffer, so every later
+ * call reports the same error.
+ */
+#include "frame.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VARINT_MAX = 10 };
+
+size_t okrpb_varint_put(uint64_t v, uint8_t *out)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+int okrpb_varint_get(const uint8_t *p, size_t n, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < VARINT_MAX; i++) {
+        if (i >= n)
+            return 0; /* need more bytes */
+        uint64_t b = p[i] & 0x7f;
+        /* The 10th byte holds bit 63 only: anything more overflows 64 bits. */
+        if (i == VARINT_MAX - 1 && (p[i] & 0x80 || b > 1))
+            return -1;
+        x |= b << (7 * i);
+        if (!(p[i] & 0x80)) {
+            *v = x;
+            return (int)(i + 1);
+        }
+    }
+    return -1; /* not reached: the 10th byte either ends the varint or is refused */
+}
+
+/* ---- Writer ---------------------------------------------------------------------------- */
+
+void okrpb_buf_free(okrpb_buf *b)
+{
+    if (!b)
+        return;
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+static int buf_reserve(okrpb_buf *b, size_t extra)
+{
+    if (extra > SIZE_MAX - b->len)
+        return -ENOMEM;
+    size_t need = b->len + extra;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    uint8_t *p = realloc(b->data, cap);
+    if (!p)
+        return -ENOMEM;
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+int okrpb_frame_append(okrpb_buf *b, const ProtobufCMessage *m)
+{
+    size_t size = protobuf_c_message_get_packed_size(m);
+    if (size > SIZE_MAX - VARINT_MAX)
+        return -ENOMEM;
+    int rc = buf_reserve(b, VARINT_MAX + size);
+    if (rc)
+        return rc;
+    size_t n = okrpb_varint_put((uint64_t)size, b->data + b->len);
+    size_t packed = protobuf_c_message_pack(m, b->data + b->len + n);
+    b->len += n + packed;
+    return 0;
+}
+
+/* ---- Reader ---------------------------------------------------------------------------- */
+
+int okrpb_reader_init(okrpb_reader *r, size_t max_frame)
+{
+    memset(r, 0, sizeof *r);
+    if (max_frame > SIZE_MAX - VARINT_MAX)
+        return -ENOMEM;
+    r->buf = malloc(max_frame + VARINT_MAX);
+    if (!r->buf)
+        return -ENOMEM;
+    r->cap = max_frame + VARINT_MAX;
+    r->max_frame = max_frame;
+    return 0;
+}
+
+void okrpb_reader_free(okrpb_reader *r)
+{
+    if (!r)
+        return;
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+/* Drop the bytes of frames already returned. */
+static void compact(okrpb_reader *r)
+{
+    if (!r->consumed)
+        return;
+    size_t rest = r->len - r->consumed;
+    if (rest)
+        memmove(r->buf, r->buf + r->consumed, rest);
+    r->len = rest;
+    r->consumed = 0;
+}
+
+uint8_t *okrpb_reader_space(okrpb_reader *r, size_t *room)
+{
+    compact(r);
+    *room = r->cap - r->len;
+    return r->buf + r->len;
+}
+
+void okrpb_reader_commit(okrpb_reader *r, size_t n)
+{
+    size_t room = r->cap - r->len;
+    r->len += n < room ? n : room; /* a caller bug must not push len past the buffer */
+}
+
+int okrpb_reader_next(okrpb_reader *r, const uint8_t **msg, size_t *len)
+{
+    const uint8_t *p = r->buf + r->consumed;
+    size_t have = r->len - r->consumed;
+    uint64_t size = 0;
+    int used = okrpb_varint_get(p, have, &size);
+    if (used < 0 || (used > 0 && size > UINT32_MAX))
+        return OKRPB_FRAME_EVARINT;
+    if (used > 0 && size > r->max_frame)
+        return OKRPB_FRAME_ETOOBIG;
+    if (used == 0 || have - (size_t)used < size) {
+        compact(r);
+        return OKRPB_FRAME_MORE;
+    }
+    *msg = p + used;
+    *len = (size_t)size;
+    r->consumed += (size_t)used + (size_t)size;
+    return OKRPB_FRAME_OK;
+}
