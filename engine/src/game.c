@@ -323,9 +323,10 @@ static void mix32(fnv *f, uint32_t v)
 uint64_t okr_digest(const okr_game *g)
 {
     fnv f = {0xCBF29CE484222325u};
-    char opts[1024];
-    int n = okr_rules_format(&g->rules, opts, sizeof opts);
-    mix(&f, (const uint8_t *)opts, n > 0 ? (size_t)n : 0);
+    uint32_t opts[64];
+    int n = okr__rules_values(&g->rules, opts, 64);
+    for (int i = 0; i < n; i++)
+        mix32(&f, opts[i]);
     mix32(&f, (uint32_t)g->seed);
     mix32(&f, (uint32_t)(g->seed >> 32));
     const uint8_t small[] = {g->players,      g->phase,     g->dealer,     g->turn_seat,

@@ -36,6 +36,8 @@ size_t okr__strlcpy(char *dst, const char *src, size_t cap);
 char *okr__utoa(unsigned long v, char *buf); /* buf >= 21 bytes; returns buf */
 
 /* rules.c */
+/* Every option's value in table order, then the family and seat range; for the digest. */
+int okr__rules_values(const okr_rules *r, uint32_t *out, int cap);
 int okr__ladder_lo(const okr_rules *r); /* lowest ladder position a run may use */
 int okr__ladder_hi(const okr_rules *r); /* highest */
 int okr__run_cap(const okr_rules *r);   /* longest run */

@@ -679,6 +679,39 @@ static void mutate(okr_game *g, const okr_action *a, okr_event *e)
     e->hand_n = g->hand_n[seat];
 }
 
+/* Order of gin melds: card lists compared lexicographically, a proper prefix first. */
+static int ginmeld_cmp(const okr_ginmeld *x, const okr_ginmeld *y)
+{
+    for (int i = 0; i < x->n && i < y->n; i++)
+        if (x->card[i] != y->card[i])
+            return x->card[i] < y->card[i] ? -1 : 1;
+    return x->n - y->n;
+}
+
+/* A knock as okr_legal lists it (gin.c): each meld's cards ascending, unused bytes zero,
+ * melds in ginmeld_cmp order. Over-long melds are left for G5 to refuse. */
+static void knock_canonical(okr_action *a)
+{
+    for (int i = 0; i < a->nmelds; i++) {
+        okr_ginmeld *m = &a->u.knock[i];
+        if (m->n > sizeof m->card)
+            return;
+        memset(m->card + m->n, 0, sizeof m->card - m->n);
+        for (int j = 1; j < m->n; j++)
+            for (int k = j; k > 0 && m->card[k - 1] > m->card[k]; k--) {
+                uint8_t t = m->card[k];
+                m->card[k] = m->card[k - 1];
+                m->card[k - 1] = t;
+            }
+    }
+    for (int i = 1; i < a->nmelds; i++)
+        for (int k = i; k > 0 && ginmeld_cmp(&a->u.knock[k - 1], &a->u.knock[k]) > 0; k--) {
+            okr_ginmeld t = a->u.knock[k];
+            a->u.knock[k] = a->u.knock[k - 1];
+            a->u.knock[k - 1] = t;
+        }
+}
+
 void okr_action_normalize(const okr_rules *r, okr_action *a)
 {
     okr_action c;
@@ -727,6 +760,8 @@ void okr_action_normalize(const okr_rules *r, okr_action *a)
         c.nmelds = a->nmelds;
         for (int i = 0; i < a->nmelds && i < OKR_GIN_MELDS; i++)
             c.u.knock[i] = a->u.knock[i];
+        if (a->nmelds <= OKR_GIN_MELDS)
+            knock_canonical(&c);
         break;
     default:
         break;

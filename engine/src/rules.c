@@ -431,3 +431,15 @@ int okr__set_cap(const okr_rules *r)
 {
     return r->set_max ? r->set_max : OKR_MELD_CARDS;
 }
+
+int okr__rules_values(const okr_rules *r, uint32_t *out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < N_OPTIONS && n < cap; i++)
+        out[n++] = get(r, &options[i]);
+    if (n + 2 <= cap) { /* what no option sets */
+        out[n++] = r->family;
+        out[n++] = (uint32_t)(r->min_players | r->max_players << 8);
+    }
+    return n;
+}
