@@ -1,0 +1,375 @@
+/* helper_bot.c - a small bot for the arena's tests, well-behaved or misbehaving on purpose.
+ * Built once per mode as okrh_<mode> (tests/match/CMakeLists.txt compiles it with
+ * -DHB_MODE="<mode>"), so that each misbehaviour has its own process name for pgrep; --mode
+ * overrides. Speaks the protocol with blocking reads on stdin and writes on stdout.
+ *
+ *   okrh_<mode> [--mode M] [--after N] [--seed S] [--sleep-ms MS] [--name NAME]
+ *
+ * Modes: good (a uniformly random legal index), full (answers with the full action instead
+ * of an index), slow (good, but sleeps --sleep-ms before each answer), and, once it has
+ * answered N decisions (--after, default 2) in its life:
+ *   crash     abort(): SIGABRT                  exit      exit(3)
+ *   hang      stops answering, sleeps forever   garbage   a frame that is not protobuf
+ *   oversized a frame header of 1 MiB           wrongid   a Choice with another decision id
+ *   illegal   a full action the rules refuse     badindex  an index past the legal list
+ *   closeout  closes stdout, keeps running      flood     writes junk frames as fast as it can
+ * and at the start:
+ *   noread    sends Identify + Ready without reading its input, then never reads
+ *   badmajor  Identify with protocol major 2    noready   Identify, then never Ready
+ *   slowstart sleeps --sleep-ms before Identify
+ * and otherwise good:
+ *   crashhand abort()s when a hand ends (HandEnd), between two decisions
+ *   idlecrash dies of SIGALRM 100 ms after its N-th answer, while another seat thinks
+ *   chatty    writes 64 KiB to stderr per decision   nobye   ignores Bye and EOF
+ *   fork      leaves a sleeping child in its process group
+ *   daemon    leaves a sleeping child in a new session (escapes the group)
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "frame.h"
+#include "okr.pb-c.h"
+
+#ifndef HB_MODE
+#define HB_MODE "good"
+#endif
+
+static const char *mode = HB_MODE;
+static long after = 2;
+static long sleep_ms = 0;
+static uint64_t rng_state;
+static const char *bot_name = "okrh";
+
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int is(const char *m)
+{
+    return strcmp(mode, m) == 0;
+}
+
+static void sleep_for(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+_Noreturn static void sleep_forever(void)
+{
+    for (;;)
+        pause();
+}
+
+static void write_all(const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t w = write(1, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            exit(0); /* the arena is gone */
+        c += w;
+        n -= (size_t)w;
+    }
+}
+
+static void send_msg(const Okrpb__FromBot *m)
+{
+    okrpb_buf b = {0};
+    if (okrpb_frame_append(&b, &m->base) < 0)
+        abort();
+    write_all(b.data, b.len);
+    okrpb_buf_free(&b);
+}
+
+static void send_identify(uint32_t major)
+{
+    Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
+    id.major = major;
+    id.minor = 0;
+    id.name = (char *)bot_name;
+    id.version = "1.0";
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_IDENTIFY;
+    fb.identify = &id;
+    send_msg(&fb);
+}
+
+static void send_ready(void)
+{
+    Okrpb__Ready r = OKRPB__READY__INIT;
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_READY;
+    fb.ready = &r;
+    send_msg(&fb);
+}
+
+static void send_index(uint64_t id, uint32_t index)
+{
+    Okrpb__Choice c = OKRPB__CHOICE__INIT;
+    c.id = id;
+    c.pick_case = OKRPB__CHOICE__PICK_INDEX;
+    c.index = index;
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    fb.choice = &c;
+    send_msg(&fb);
+}
+
+static void send_action(uint64_t id, Okrpb__Action *a)
+{
+    Okrpb__Choice c = OKRPB__CHOICE__INIT;
+    c.id = id;
+    c.pick_case = OKRPB__CHOICE__PICK_ACTION;
+    c.action = a;
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    fb.choice = &c;
+    send_msg(&fb);
+}
+
+/* Buffered stdin: one read() usually brings a whole Decision (and the Events before it). */
+static uint8_t inbuf[1 << 16];
+static size_t in_len, in_off;
+
+static int fill(void)
+{
+    if (in_off > 0) {
+        memmove(inbuf, inbuf + in_off, in_len - in_off);
+        in_len -= in_off;
+        in_off = 0;
+    }
+    for (;;) {
+        ssize_t r = read(0, inbuf + in_len, sizeof inbuf - in_len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        in_len += (size_t)r;
+        return 0;
+    }
+}
+
+/* Read one frame from stdin into *buf (grown as needed). Returns its length, or -1 at EOF. */
+static long read_frame(uint8_t **buf, size_t *cap)
+{
+    uint64_t len = 0;
+    int k;
+    while ((k = okrpb_varint_get(inbuf + in_off, in_len - in_off, &len)) == 0)
+        if (fill() < 0)
+            return -1;
+    if (k < 0 || len > OKRPB_MAX_TO_BOT)
+        return -1;
+    in_off += (size_t)k;
+    if (len > *cap) {
+        *cap = len;
+        *buf = realloc(*buf, *cap ? *cap : 1);
+        if (!*buf)
+            abort();
+    }
+    size_t got = 0;
+    while (got < len) {
+        if (in_off == in_len && fill() < 0)
+            return -1;
+        size_t n = in_len - in_off < len - got ? in_len - in_off : len - got;
+        memcpy(*buf + got, inbuf + in_off, n);
+        in_off += n;
+        got += n;
+        if (in_off == in_len) {
+            in_off = in_len = 0;
+        }
+    }
+    return (long)len;
+}
+
+static void misbehave(const Okrpb__Decision *d)
+{
+    if (is("crash"))
+        abort();
+    if (is("exit"))
+        exit(3);
+    if (is("hang"))
+        sleep_forever();
+    if (is("garbage")) {
+        /* a 16-byte frame of 0xff: field 31, wire type 7, which does not exist */
+        uint8_t junk[17];
+        junk[0] = 16;
+        memset(junk + 1, 0xff, 16);
+        write_all(junk, sizeof junk);
+        sleep_forever();
+    }
+    if (is("oversized")) {
+        uint8_t hdr[10];
+        size_t n = okrpb_varint_put((uint64_t)1 << 20, hdr);
+        write_all(hdr, n);
+        uint8_t zero[4096] = {0};
+        for (int i = 0; i < 256; i++)
+            write_all(zero, sizeof zero);
+        sleep_forever();
+    }
+    if (is("wrongid")) {
+        send_index(d->id + 1000, 0);
+        sleep_forever();
+    }
+    if (is("badindex")) {
+        send_index(d->id, (uint32_t)d->n_legal + 5);
+        return;
+    }
+    if (is("illegal")) {
+        /* discard a card this seat does not hold: refused by the rules */
+        int held[53] = {0};
+        for (size_t i = 0; d->view && i < d->view->n_hand; i++)
+            if (d->view->hand[i] < 53)
+                held[d->view->hand[i]] = 1;
+        uint32_t card = 0;
+        while (card < 52 && held[card])
+            card++;
+        Okrpb__Action a = OKRPB__ACTION__INIT;
+        a.type = OKRPB__ACTION_TYPE__DISCARD;
+        a.seat = d->view ? d->view->seat : 0;
+        a.card = card;
+        send_action(d->id, &a);
+        return;
+    }
+    if (is("closeout")) {
+        close(1);
+        sleep_forever();
+    }
+    if (is("flood")) {
+        uint8_t junk[4099];
+        size_t n = okrpb_varint_put(4096, junk);
+        memset(junk + n, 0x08, sizeof junk - n);
+        for (;;)
+            write_all(junk, n + 4096);
+    }
+}
+
+static void leave_child(int new_session)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (new_session)
+            setsid();
+        /* keep no pipe of the arena open: the child must not hold the protocol up */
+        close(0);
+        close(1);
+        sleep_forever();
+    }
+}
+
+int main(int argc, char **argv)
+{
+    rng_state = (uint64_t)getpid() * 0x2545f4914f6cdd1dULL ^ (uint64_t)time(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
+            mode = argv[++i];
+        else if (strcmp(argv[i], "--after") == 0 && i + 1 < argc)
+            after = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            rng_state = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--sleep-ms") == 0 && i + 1 < argc)
+            sleep_ms = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+            bot_name = argv[++i];
+        else {
+            fprintf(stderr, "helper_bot: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (is("noread")) {
+        send_identify(1);
+        send_ready();
+        sleep_forever();
+    }
+    if (is("fork"))
+        leave_child(0);
+    if (is("daemon"))
+        leave_child(1);
+
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    long answered = 0;
+    for (;;) {
+        long len = read_frame(&buf, &cap);
+        if (len < 0)
+            break;
+        Okrpb__ToBot *m = okrpb__to_bot__unpack(NULL, (size_t)len, buf);
+        if (!m) {
+            fprintf(stderr, "helper_bot: bad frame from the arena\n");
+            return 1;
+        }
+        switch (m->msg_case) {
+        case OKRPB__TO_BOT__MSG_HELLO:
+            if (is("slowstart"))
+                sleep_for(sleep_ms ? sleep_ms : 5000);
+            send_identify(is("badmajor") ? 2 : 1);
+            if (!is("noready"))
+                send_ready();
+            break;
+        case OKRPB__TO_BOT__MSG_DECISION: {
+            const Okrpb__Decision *d = m->decision;
+            if (answered >= after)
+                misbehave(d);
+            if (is("badindex") || is("illegal")) {
+                /* misbehave() answered: one error per game is enough, then behave */
+                if (answered >= after) {
+                    after = answered + 1000000;
+                    answered++;
+                    break;
+                }
+            }
+            if (is("slow"))
+                sleep_for(sleep_ms);
+            if (is("chatty")) {
+                static char noise[65536];
+                memset(noise, 'x', sizeof noise - 1);
+                noise[sizeof noise - 1] = '\n';
+                fwrite(noise, 1, sizeof noise, stderr);
+            }
+            uint32_t n = (uint32_t)d->n_legal;
+            uint32_t pick = n ? (uint32_t)(rnd() % n) : 0;
+            if (is("full") && n)
+                send_action(d->id, d->legal[pick]);
+            else
+                send_index(d->id, pick);
+            answered++;
+            if (is("idlecrash") && answered == after) {
+                struct itimerval it = {{0, 0}, {0, 100000}};
+                setitimer(ITIMER_REAL, &it, NULL); /* SIGALRM's default action ends us */
+            }
+            break;
+        }
+        case OKRPB__TO_BOT__MSG_HAND_END:
+            if (is("crashhand"))
+                abort();
+            break;
+        case OKRPB__TO_BOT__MSG_BYE:
+            okrpb__to_bot__free_unpacked(m, NULL);
+            free(buf);
+            if (is("nobye"))
+                sleep_forever();
+            return 0;
+        default:
+            break;
+        }
+        okrpb__to_bot__free_unpacked(m, NULL);
+    }
+    free(buf);
+    if (is("nobye"))
+        sleep_forever();
+    return 0;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# checkbot.sh BUILD_DIR HELPERS_DIR - `arena check-bot`: a compliant helper passes (exit 0) in
+# every preset with its report; every misbehaving one fails (exit 1) naming its verdict; a
+# program that cannot be found is a usage error (exit 2).
+source "$(dirname "$0")/lib.bash" "$@"
+
+for preset in laws parlett arlington german gin; do
+    "$ARENA" check-bot --bot "$(helper good)" --rules "$preset" --decisions 30 >"$TMP/$preset.txt" 2>&1
+    check "good bot, $preset: compliant (exit 0)" test $? -eq 0
+    check "good bot, $preset: report" grep -q "^result: compliant$" "$TMP/$preset.txt"
+done
+f="$TMP/laws.txt"
+check "report: handshake with protocol, name and version" \
+    grep -q "handshake    ok: Identify protocol 1.0, name \"$TAG\", version \"1.0\"" "$f"
+check "report: startup time" grep -qE "ready        ok: [0-9.]+ ms after spawn" "$f"
+check "report: every reply valid" grep -q "30 of 30 answered, every reply valid and legal" "$f"
+check "report: latency p50/p95/max" grep -qE "latency      p50 [0-9.]+ ms, p95 [0-9.]+ ms, max [0-9.]+ ms" "$f"
+check "report: exits on Bye" grep -q "goodbye      ok: exited" "$f"
+
+"$ARENA" check-bot --bot "$(helper full)" >"$TMP/full.txt" 2>&1
+check "full-action answers: compliant" test $? -eq 0
+
+"$ARENA" check-bot --bot "$(helper nobye)" >"$TMP/nobye.txt" 2>&1
+check "ignoring Bye: compliant with a warning" test $? -eq 0
+check "ignoring Bye: the warning" grep -q "result: compliant (with warnings)" "$TMP/nobye.txt"
+
+CLOCKS=(--startup-ms 1500 --decision-ms 300 --bank-ms 2000 --hard-ms 1000)
+for c in "crash RE" "exit RE" "hang TLE" "garbage PE" "oversized PE" "wrongid PE" \
+         "illegal IA" "badindex IA" "closeout RE" "flood PE" "noread TLE" "badmajor PE" \
+         "noready TLE" "slowstart TLE"; do
+    read -r mode verdict <<<"$c"
+    "$ARENA" check-bot --bot "$(helper "$mode" --sleep-ms 3000)" "${CLOCKS[@]}" \
+        >"$TMP/$mode.txt" 2>&1
+    check "$mode: not compliant (exit 1)" test $? -eq 1
+    check "$mode: reports $verdict" grep -q "verdict      FAIL: $verdict" "$TMP/$mode.txt"
+    check "$mode: says NOT compliant" grep -q "^result: NOT compliant" "$TMP/$mode.txt"
+done
+check "badmajor: the handshake line says why" \
+    grep -q "handshake    FAIL: Identify says protocol 2.0" "$TMP/badmajor.txt"
+
+"$ARENA" check-bot --bot "no-such-bot-program-okr" >"$TMP/missing.txt" 2>&1
+check "a program not in PATH: exit 2" test $? -eq 2
+check "a program not in PATH: says so" grep -q "not found in PATH" "$TMP/missing.txt"
+"$ARENA" check-bot >/dev/null 2>&1
+check "no --bot: exit 2" test $? -eq 2
+"$ARENA" check-bot --bot @random >/dev/null 2>&1
+check "a built-in is not a program to check: exit 2" test $? -eq 2
+
+check "no process left" leftovers
+finish
