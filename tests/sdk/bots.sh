@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # bots.sh BUILD_DIR - the C bots (random, greedy, strong) play every preset through
-# `arena match` without a single error: no refusal, timeout, crash or forfeit; and the strong
-# bot answers within its time.
+# `arena match` without a single error: no refusal, timeout, crash or forfeit. The strong bot
+# keeps to its time budget: it gets 10 ms a decision and only a 2 s bank per game, so a bot
+# that ignored time_ms (it thinks up to 250 ms when allowed) would run out and get a TLE, which
+# counts as an error below. The arena's clock is the judge, not a wall-time assertion here,
+# so a loaded machine cannot make the test flaky.
 set -u
 BUILD=${1:?usage: bots.sh BUILD_DIR}
 ARENA="$BUILD/arena/arena"
@@ -15,20 +18,17 @@ for f in "$ARENA" "$BOTS/random_bot" "$BOTS/greedy_bot" "$BOTS/strong_bot"; do
     [ -x "$f" ] || { echo "FAIL missing $f"; exit 1; }
 done
 
-# clean DIR MS: complete, no errors, names from Identify, strong within MS per decision
+# clean DIR: complete, no errors (TLE included), names from Identify
 clean() {
-    python3 - "$1/results.json" "$2" <<'PY'
+    python3 - "$1/results.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-limit = float(sys.argv[2])
 assert r["complete"], "incomplete match"
 for b in r["bots"]:
     errors = sum(b["errors"].values())
     assert errors == 0 and b["forfeits"] == 0, "%s: errors %s" % (b["name"], b["errors"])
     assert b["identify"]["name"] in ("random", "greedy", "strong"), b["identify"]
     assert b["identify"]["protocol"] == "1.0", b["identify"]
-    if b["identify"]["name"] == "strong":
-        assert b["max_decision_ms"] < limit, "strong took %s ms" % b["max_decision_ms"]
 PY
 }
 
@@ -45,7 +45,8 @@ for preset in laws parlett arlington german gin; do
     fi
     out="$TMP/$preset"
     if "$ARENA" match --quiet --rules "$preset" --games 2 --seed 7 --decision-ms "$MS" \
-        "${players[@]}" --out "$out" >"$TMP/log" 2>&1 && clean "$out" $((MS * 5)); then
+        --bank-ms 2000 --hard-ms 2000 "${players[@]}" --out "$out" >"$TMP/log" 2>&1 &&
+        clean "$out"; then
         ok "$preset: strong, greedy and random play cleanly"
     else
         bad "$preset: strong, greedy and random play cleanly"
@@ -53,7 +54,7 @@ for preset in laws parlett arlington german gin; do
     fi
     out="$TMP/$preset-4"
     if "$ARENA" match --quiet --rules "$preset" --games 4 --seed 8 "${more[@]}" --out "$out" \
-        >"$TMP/log" 2>&1 && clean "$out" 1000; then
+        >"$TMP/log" 2>&1 && clean "$out"; then
         ok "$preset: greedy and random, ${more[1]} seats"
     else
         bad "$preset: greedy and random, ${more[1]} seats"
