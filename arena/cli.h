@@ -54,6 +54,12 @@ typedef struct ar_rules_args {
 int ar_rules_args_add(ar_rules_args *ra, const char *opt_eq_val);
 void ar_rules_args_free(ar_rules_args *ra);
 
+/* The flags of every command that sets up a table: --rules R, --rule opt=val (repeatable),
+ * --players N (sets *players_given), --seed S. If argv[*i] is one of them, consume it and its
+ * value and return 1; return 0 for any other argument; -1 on a bad value (printed). */
+int ar_table_flag(int argc, char **argv, int *i, ar_rules_args *rules, int *players,
+                  int *players_given, uint64_t *seed);
+
 /* Load the preset, apply the overrides (okr_rules_set) and check them for `players`
  * (okr_rules_check). On any refusal prints "arena: <option>: <reason> (RULES x.y)" to
  * stderr and returns AR_EXIT_USAGE; otherwise AR_EXIT_OK. */

@@ -53,28 +53,15 @@ static int parse_args(int argc, char **argv, script_opts *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
-        long long n;
         int r;
-        if ((r = ar_flag(argc, argv, &i, "--rules", &v)) != 0) {
+        if ((r = ar_table_flag(argc, argv, &i, &o->rules, &o->players, &o->players_given,
+                               &o->seed)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
-            o->rules.preset = v;
-        } else if ((r = ar_flag(argc, argv, &i, "--players", &v)) != 0) {
-            if (r < 0 || ar_parse_long("--players", v, 1, OKR_MAX_PLAYERS, &n) < 0)
-                return AR_EXIT_USAGE;
-            o->players = (int)n;
-            o->players_given = 1;
         } else if ((r = ar_flag(argc, argv, &i, "--pack", &v)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
             o->pack = v;
-        } else if ((r = ar_flag(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || ar_parse_u64("--seed", v, &o->seed) < 0)
-                return AR_EXIT_USAGE;
-        } else if ((r = ar_flag(argc, argv, &i, "--rule", &v)) != 0) {
-            if (r < 0)
-                return AR_EXIT_USAGE;
-            ar_rules_args_add(&o->rules, v);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "arena script: unknown argument '%s'\n", argv[i]);
             ar_script_usage(stderr);

@@ -67,26 +67,14 @@ static int parse_args(int argc, char **argv, selfplay_opts *o)
         const char *v = NULL;
         long long n;
         int r;
-        if ((r = ar_flag(argc, argv, &i, "--rules", &v)) != 0) {
+        if ((r = ar_table_flag(argc, argv, &i, &o->rules, &o->players, &players_given, &o->seed)) !=
+            0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
-            o->rules.preset = v;
-        } else if ((r = ar_flag(argc, argv, &i, "--players", &v)) != 0) {
-            if (r < 0 || ar_parse_long("--players", v, 1, OKR_MAX_PLAYERS, &n) < 0)
-                return AR_EXIT_USAGE;
-            o->players = (int)n;
-            players_given = 1;
         } else if ((r = ar_flag(argc, argv, &i, "--games", &v)) != 0) {
             if (r < 0 || ar_parse_long("--games", v, 1, 1000000000LL, &n) < 0)
                 return AR_EXIT_USAGE;
             o->games = n;
-        } else if ((r = ar_flag(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || ar_parse_u64("--seed", v, &o->seed) < 0)
-                return AR_EXIT_USAGE;
-        } else if ((r = ar_flag(argc, argv, &i, "--rule", &v)) != 0) {
-            if (r < 0)
-                return AR_EXIT_USAGE;
-            ar_rules_args_add(&o->rules, v);
         } else if ((r = ar_flag(argc, argv, &i, "--policy", &v)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;

@@ -28,6 +28,32 @@ int ar_flag(int argc, char **argv, int *i, const char *name, const char **value)
     return 1;
 }
 
+int ar_table_flag(int argc, char **argv, int *i, ar_rules_args *rules, int *players,
+                  int *players_given, uint64_t *seed)
+{
+    const char *v = NULL;
+    long long n;
+    int r;
+    if ((r = ar_flag(argc, argv, i, "--rules", &v)) != 0) {
+        if (r > 0)
+            rules->preset = v;
+    } else if ((r = ar_flag(argc, argv, i, "--rule", &v)) != 0) {
+        if (r > 0)
+            ar_rules_args_add(rules, v);
+    } else if ((r = ar_flag(argc, argv, i, "--players", &v)) != 0) {
+        if (r > 0 && ar_parse_long("--players", v, 1, OKR_MAX_PLAYERS, &n) < 0)
+            return -1;
+        if (r > 0) {
+            *players = (int)n;
+            *players_given = 1;
+        }
+    } else if ((r = ar_flag(argc, argv, i, "--seed", &v)) != 0) {
+        if (r > 0 && ar_parse_u64("--seed", v, seed) < 0)
+            return -1;
+    }
+    return r;
+}
+
 int ar_parse_long(const char *flag, const char *s, long long min, long long max, long long *out)
 {
     const char *p = s;
