@@ -89,6 +89,17 @@ static int joker_for(const okr_meld *m, int natural)
     return -1;
 }
 
+/* May `natural` take the place of a Joker in meld m (RULES 5.2)? A melded 2 standing for it
+ * never moves (5.1), and the refusal says so. */
+static int check_exchange(const okr_rules *r, const okr_meld *m, int natural, okr_refusal *why)
+{
+    if (joker_for(m, natural) >= 0)
+        return OKR_OK;
+    if (deuce_for(r, m, natural))
+        return okr__refuse(why, "5.1", "a melded 2 never moves");
+    return okr__refuse(why, "5.2", "no Joker in that meld stands for that natural");
+}
+
 /* ---- Generators --------------------------------------------------------------------- */
 
 /* Pile or claim takes of the top card, 4.3: new melds (c), additions (a), Joker (b). */
@@ -314,12 +325,7 @@ static int check_take(const okr_game *g, int seat, const okr_action *a, int allo
             return okr__refuse(why, "5.2", "the top card must be the natural the Joker stands for");
         if (a->meld >= g->meld_n || g->meld[a->meld].owner != seat)
             return okr__refuse(why, "5.3", "only one's own Joker may be exchanged");
-        if (joker_for(&g->meld[a->meld], top) < 0)
-            return deuce_for(r, &g->meld[a->meld], top)
-                       ? okr__refuse(why, "5.1", "a melded 2 never moves")
-                       : okr__refuse(why, "5.2",
-                                     "that meld has no Joker standing for the top card");
-        return OKR_OK;
+        return check_exchange(r, &g->meld[a->meld], top, why);
     default:
         return okr__refuse(why, "4.3", "the top card must be melded at once");
     }
@@ -383,12 +389,11 @@ static int check(const okr_game *g, const okr_action *a, okr_refusal *why)
             return okr__refuse(why, ph != OKR_PH_PLAY ? rule : "5.2", "no Joker exchange now");
         if (a->meld >= g->meld_n || g->meld[a->meld].owner != seat)
             return okr__refuse(why, "5.3", "only one's own Joker may be exchanged");
-        if (a->card < OKR_JOKER && deuce_for(r, &g->meld[a->meld], a->card) &&
-            joker_for(&g->meld[a->meld], a->card) < 0)
-            return okr__refuse(why, "5.1", "a melded 2 never moves");
-        if (a->card >= OKR_JOKER || okr__is_wild(r, a->card) ||
-            joker_for(&g->meld[a->meld], a->card) < 0)
-            return okr__refuse(why, "5.2", "the Joker there does not stand for that natural");
+        if (a->card >= OKR_JOKER || okr__is_wild(r, a->card))
+            return okr__refuse(why, "5.2", "only a natural card takes a Joker's place");
+        int rc = check_exchange(r, &g->meld[a->meld], a->card, why);
+        if (rc)
+            return rc;
         if (!g->hand[seat][a->card])
             return okr__refuse(why, "5.2", "the natural card is not in the hand");
         return OKR_OK;
