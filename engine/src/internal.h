@@ -41,7 +41,7 @@ int okr__rules_values(const okr_rules *r, uint32_t *out, int cap);
 int okr__ladder_lo(const okr_rules *r); /* lowest ladder position a run may use */
 int okr__ladder_hi(const okr_rules *r); /* highest */
 int okr__run_cap(const okr_rules *r);   /* longest run */
-int okr__set_cap(const okr_rules *r);   /* largest set (255 when unlimited) */
+int okr__set_cap(const okr_rules *r);   /* largest set (OKR_MELD_CARDS when unlimited) */
 
 /* meld.c: shapes of melds (RULES 3) and the enumeration of minimal new melds. */
 int okr__spec_valid(const okr_rules *r, const okr_spec *s, okr_refusal *why);

@@ -182,20 +182,18 @@ static int emit(enum_ctx *e, const okr_spec *s)
         e->n = OKR_EOVERFLOW;
         return -1;
     }
-    okr_spec clean; /* the scratch spec may hold longer earlier tries past n */
-    memset(&clean, 0, sizeof clean);
-    clean.type = s->type;
-    clean.n = s->n;
-    clean.lo = s->lo;
-    memcpy(clean.card, s->card, s->n);
-    memcpy(clean.as, s->as, s->n);
+    okr_spec *d;
     if (e->specs) {
-        e->specs[e->n++] = clean;
-        return 0;
+        d = &e->specs[e->n++];
+    } else {
+        okr_action *a = &e->out[e->n++];
+        *a = *e->tmpl;
+        d = &a->u.spec;
     }
-    okr_action *a = &e->out[e->n++];
-    *a = *e->tmpl;
-    a->u.spec = clean;
+    *d = *s;
+    /* the scratch spec may hold a longer earlier try past n */
+    memset(d->card + s->n, 0, (size_t)(OKR_SPEC_CARDS - s->n));
+    memset(d->as + s->n, 0, (size_t)(OKR_SPEC_CARDS - s->n));
     return 0;
 }
 
