@@ -230,11 +230,20 @@ int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_ga
         unseen[k] = k == OKR_JOKER ? r->jokers : r->decks;
     for (int k = 0; k < OKR_KINDS; k++)
         unseen[k] -= v->hand[k];
-    for (int i = 0; i < v->pile_n; i++)
-        unseen[v->pile[i] < OKR_KINDS ? v->pile[i] : 0]--;
-    for (int m = 0; m < v->meld_n; m++)
-        for (int i = 0; i < v->meld[m].n && i < OKR_MELD_CARDS; i++)
-            unseen[v->meld[m].card[i] < OKR_KINDS ? v->meld[m].card[i] : 0]--;
+    for (int i = 0; i < v->pile_n; i++) {
+        if (v->pile[i] >= OKR_KINDS)
+            return okr__invalid(why, "1.1", "the view's pile holds an unknown card");
+        unseen[v->pile[i]]--;
+    }
+    for (int m = 0; m < v->meld_n; m++) {
+        if (v->meld[m].n > OKR_MELD_CARDS)
+            return okr__invalid(why, "8.3", "the view holds an impossible meld");
+        for (int i = 0; i < v->meld[m].n; i++) {
+            if (v->meld[m].card[i] >= OKR_KINDS)
+                return okr__invalid(why, "1.1", "the view's melds hold an unknown card");
+            unseen[v->meld[m].card[i]]--;
+        }
+    }
     uint8_t cards[OKR_MAX_CARDS];
     int n = 0, need = v->stock_n;
     for (int s = 0; s < v->players; s++)
