@@ -800,18 +800,21 @@ static void hand_over(ar_match *m)
     for (int s = 0; s < n; s++)
         gm->hand_scores[gm->nhands][s] = gm->g.last.score[s];
     gm->nhands++;
+    /* Each bot gets its pending events, then the one HandEnd every seat shares. */
     for (int s = 0; s < n; s++) {
         ar_bot *b = live_bot(m, s);
-        if (!b)
-            continue;
-        flush_events(m, s, b);
-        Okrpb__ToBot tb = OKRPB__TO_BOT__INIT;
-        tb.msg_case = OKRPB__TO_BOT__MSG_HAND_END;
-        tb.hand_end = okrpb_hand_end_from(m->pa, &gm->g);
-        if (tb.hand_end)
-            ar_bot_send(b, &tb);
-        reset_pa(m);
+        if (b)
+            flush_events(m, s, b);
     }
+    Okrpb__ToBot tb = OKRPB__TO_BOT__INIT;
+    tb.msg_case = OKRPB__TO_BOT__MSG_HAND_END;
+    tb.hand_end = okrpb_hand_end_from(m->pa, &gm->g);
+    for (int s = 0; s < n && tb.hand_end; s++) {
+        ar_bot *b = live_bot(m, s);
+        if (b)
+            ar_bot_send(b, &tb);
+    }
+    reset_pa(m);
 }
 
 /* Start the processes of this game that are not running, and wait for their Ready. */
