@@ -34,6 +34,10 @@ typedef struct ar_entrant {
     const char *path;    /* resolved program; NULL for a built-in */
     int builtin;         /* 1: in-process `policy` */
     ar_policy policy;
+    const char *profile; /* sandbox profile ("native", "interpreted", ...); NULL: chosen from
+                            the program (docs/sandbox.md) */
+    uint32_t memory_mb;  /* sandbox memory limit; 0: the match's default */
+    uint32_t startup_ms; /* start-up clock; 0: the match's clocks.startup_ms */
 } ar_entrant;
 
 enum { AR_ON_ERROR_FORFEIT = 0, AR_ON_ERROR_SUBSTITUTE = 1 };

@@ -1,0 +1,91 @@
+/* rank.h - ratings from a tournament's finished games, with honest error bars
+ * (../shared/research/ranking.md). Pure arithmetic: no I/O, no processes, no globals, no
+ * threads; the same games and options give bit-identical results on every run (the bootstrap
+ * draws from a seeded ar_rng), which `arena tournament --resume` and `arena merge` rely on.
+ *
+ * The unit of data is the duplicate set: one deal played by one table in all k seat
+ * rotations. Every interval comes from resampling whole sets (a cluster bootstrap), never
+ * single games, because the games of a set are strongly correlated by design. */
+#ifndef AR_RANK_H
+#define AR_RANK_H
+
+#include <stdint.h>
+
+enum { AR_RANK_MAX_SEATS = 8 };
+
+/* One finished game. Entrants are 0..n-1. */
+typedef struct ar_rank_game {
+    long long set;                        /* duplicate set id; games of a set share it */
+    int k;                                /* seats, 2..AR_RANK_MAX_SEATS */
+    int entrant[AR_RANK_MAX_SEATS];       /* entrant per seat (all different) */
+    double score[AR_RANK_MAX_SEATS];      /* final total per seat, points */
+    uint8_t placement[AR_RANK_MAX_SEATS]; /* 1 = best; tied seats share the better place */
+} ar_rank_game;
+
+typedef struct ar_rank_opts {
+    int bootstrap;      /* replicates, e.g. 1000; 0: no intervals (they are NaN) */
+    uint64_t seed;      /* of the bootstrap's generator */
+    double prior_games; /* Plackett-Luce prior: this many virtual games won and lost against
+                           an average entrant, so that perfect records have a finite rating
+                           (e.g. 1.0) */
+} ar_rank_opts;
+
+/* One entrant's standing. Intervals are 95% percentile intervals of the bootstrap. */
+typedef struct ar_rank_entry {
+    long long games, sets;
+    long long wins;    /* games placed first (shared firsts count) */
+    double mean_place; /* 1 = always first */
+    double mean_rel;   /* raw mean of (own total - table mean) per game */
+    /* duplicate score rating: least squares on per-game relative scores, points per game
+     * against an average entrant (ratings sum to 0 over the entrants) */
+    double score, score_lo, score_hi;
+    /* Plackett-Luce on placements, Elo scale (400/ln 10 per unit of log-strength), mean 0 */
+    double elo, elo_lo, elo_hi;
+    int rank;             /* 1-based, by score (ties broken by elo, then index) */
+    int rank_lo, rank_hi; /* 95% interval of the rank over the bootstrap */
+    double p_next;        /* share of replicates in which this entrant's score rating beats
+                             that of the entrant ranked just below it; NaN for the last */
+} ar_rank_entry;
+
+/* Head-to-head of entrants i and j over the games where both sat at the same table. */
+typedef struct ar_rank_pair {
+    long long games;
+    double diff, diff_lo, diff_hi; /* mean of (score_i - score_j) per game, 95% interval over
+                                      the sets they shared; NaN when games == 0 */
+    double ahead;                  /* share of those games i placed better than j (ties 1/2) */
+} ar_rank_pair;
+
+typedef struct ar_rank_result {
+    int n;                                 /* entrants */
+    ar_rank_entry *entry;                  /* [n], in entrant order (not sorted) */
+    int *order;                            /* [n]: entrant indices by rank, best first */
+    ar_rank_pair *pair;                    /* [n * n]: pair[i * n + j] */
+    int k_max;                             /* largest table seen */
+    double seat_effect[AR_RANK_MAX_SEATS]; /* mean relative score of each seat, points */
+    /* duplicate efficiency: rho = 1 - var(set-centred relative score) / var(relative
+     * score); the games needed for a given precision shrink by about (1 - rho) */
+    double var_relative, var_set_centred, rho;
+    int connected; /* 1 if the co-play graph joins every entrant */
+    long long games, sets;
+    int iterations; /* Plackett-Luce MM iterations of the main fit */
+} ar_rank_result;
+
+/* Fit both ratings and their intervals. n >= 1 entrants, games[0..ngames) in any order (the
+ * result does not depend on it). Returns 0, or -EINVAL (bad input, message in err) or
+ * -ENOMEM. On success free r with ar_rank_free. */
+int ar_rank_fit(const ar_rank_game *games, long long ngames, int n, const ar_rank_opts *o,
+                ar_rank_result *r, char *err, size_t errcap);
+void ar_rank_free(ar_rank_result *r); /* accepts a zeroed or freed result */
+
+/* ---- Sequential test (gauntlet) ------------------------------------------------------------
+ * x[0..n) are per-set paired differences (challenger minus baseline, points per game). The
+ * hypotheses are mean = s0 (H0) and mean = s1 (H1); the log-likelihood ratio is fishtest's
+ * normal approximation LLR_alt = (n/2) ln(sum (x - s0)^2 / sum (x - s1)^2). */
+double ar_sprt_llr(const double *x, long long n, double s0, double s1);
+/* Wald bounds for error rates alpha and beta: lower = ln(beta/(1-alpha)),
+ * upper = ln((1-beta)/alpha) (+-2.944 for 0.05/0.05). */
+void ar_sprt_bounds(double alpha, double beta, double *lower, double *upper);
+/* +1: accept H1 (llr >= upper), -1: accept H0 (llr <= lower), 0: go on. */
+int ar_sprt_decide(double llr, double lower, double upper);
+
+#endif
