@@ -363,3 +363,40 @@ int okrpb_fastpack_to_bot(okrpb_buf *b, const Okrpb__ToBot *m)
     b->len += vl + body;
     return 0;
 }
+
+int okrpb_fastpack_from_bot(okrpb_buf *b, const Okrpb__FromBot *m)
+{
+    if (!b || !m || m->base.descriptor != &okrpb__from_bot__descriptor ||
+        m->base.n_unknown_fields || m->msg_case != OKRPB__FROM_BOT__MSG_CHOICE || !m->choice)
+        return -ENOTSUP;
+    const Okrpb__Choice *c = m->choice;
+    if (c->base.descriptor != &okrpb__choice__descriptor || c->base.n_unknown_fields ||
+        c->pick_case != OKRPB__CHOICE__PICK_INDEX)
+        return -ENOTSUP;
+    /* FromBot { choice (3) = Choice { id (1), omitted when 0; index (2), in a oneof, so
+     * written even when 0 } }: at most 1 + 1 + 1 + 10 + 1 + 5 bytes after the prefix */
+    uint8_t body[32], *q = body + 3;
+    if (c->id) {
+        *q++ = KEY(1, WT_VARINT);
+        q += okrpb_varint_put(c->id, q);
+    }
+    *q++ = KEY(2, WT_VARINT);
+    q += okrpb_varint_put(c->index, q);
+    size_t choice_len = (size_t)(q - body - 3);
+    body[1] = KEY(3, WT_LEN);
+    body[2] = (uint8_t)choice_len; /* below 128: one byte */
+    size_t len = choice_len + 2;
+    if (b->cap - b->len < len + 1 || !b->data) {
+        bw w = {.b = b};
+        if (b->data) {
+            w.p = b->data + b->cap;
+            w.lo = b->data + b->len + VARINT_MAX;
+        }
+        if (grow(&w, len + 1) < 0)
+            return w.err;
+    }
+    b->data[b->len] = (uint8_t)len; /* the frame's length prefix, also below 128 */
+    memcpy(b->data + b->len + 1, body + 1, len);
+    b->len += len + 1;
+    return 0;
+}

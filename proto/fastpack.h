@@ -30,6 +30,17 @@
  * protobuf-c. okrpb_frame_append calls this first for every ToBot. */
 int okrpb_fastpack_to_bot(okrpb_buf *b, const Okrpb__ToBot *m);
 
+/* The same for a FromBot holding a Choice by index (what a bot sends every turn); -ENOTSUP
+ * for anything else. okrpb_frame_append calls this first for every FromBot. */
+int okrpb_fastpack_from_bot(okrpb_buf *b, const Okrpb__FromBot *m);
+
+/* okrpb__from_bot__unpack(NULL, len, data), faster for the message of every turn: a
+ * canonical FromBot{Choice{id, index}} is decoded by hand into blocks allocated as protobuf-c
+ * allocates them, anything else is handed to protobuf-c. Free the result with
+ * okrpb__from_bot__free_unpacked(m, NULL). NULL when the bytes are not a FromBot (or out of
+ * memory), exactly when protobuf-c returns NULL. */
+Okrpb__FromBot *okrpb_from_bot_unpack(size_t len, const uint8_t *data);
+
 enum { OKRPB_FAST_NONE = 0, OKRPB_FAST_DECISION = 1, OKRPB_FAST_EVENTS = 2 };
 
 /* A decoded Decision or Events. The arrays belong to the struct, grow as needed and are

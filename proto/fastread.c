@@ -649,3 +649,45 @@ void okrpb_fast_free(okrpb_fast_in *in)
     free(in->events);
     memset(in, 0, sizeof *in);
 }
+
+/* ---- FromBot ------------------------------------------------------------------------------ */
+
+Okrpb__FromBot *okrpb_from_bot_unpack(size_t len, const uint8_t *data)
+{
+    if (!data)
+        goto slow;
+    rd r = {data, data + len}, s;
+    uint32_t last = 0, f, wt;
+    uint64_t id = 0, index;
+    /* FromBot { choice (3) = Choice { id (1) optional; index (2) } } and nothing else */
+    if (!get_key(&r, &last, 0, &f, &wt) || f != 3 || wt != WT_LEN || !get_sub(&r, &s) ||
+        r.p != r.end)
+        goto slow;
+    last = 0;
+    if (!get_key(&s, &last, 0, &f, &wt) || wt != WT_VARINT)
+        goto slow;
+    if (f == 1) {
+        if (!get_varint(&s, &id) || !get_key(&s, &last, 0, &f, &wt) || wt != WT_VARINT)
+            goto slow;
+    }
+    if (f != 2 || !get_varint(&s, &index) || index > UINT32_MAX || s.p != s.end)
+        goto slow;
+    /* two blocks, as protobuf-c allocates them, so that free_unpacked frees them */
+    Okrpb__FromBot *m = malloc(sizeof *m);
+    Okrpb__Choice *c = malloc(sizeof *c);
+    if (!m || !c) {
+        free(m);
+        free(c);
+        return NULL;
+    }
+    okrpb__from_bot__init(m);
+    okrpb__choice__init(c);
+    c->id = id;
+    c->pick_case = OKRPB__CHOICE__PICK_INDEX;
+    c->index = (uint32_t)index;
+    m->msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    m->choice = c;
+    return m;
+slow:
+    return okrpb__from_bot__unpack(NULL, len, data);
+}

@@ -1,8 +1,9 @@
 /* frame.c - varint length-delimited frames (frame.h).
  *
- * Writer: okrpb_frame_append packs a message behind its varint length. The two hot ToBot
- * messages (Decision, Events) go through the hand-written encoder of fastpack.c, which writes
- * protobuf-c's bytes exactly; everything else through protobuf-c's own get_packed_size/pack.
+ * Writer: okrpb_frame_append packs a message behind its varint length. The messages of every
+ * turn (ToBot Decision and Events, FromBot Choice by index) go through the hand-written
+ * encoder of fastpack.c, which writes protobuf-c's bytes exactly; everything else through
+ * protobuf-c's own get_packed_size/pack.
  *
  * Reader: one buffer of max_frame + 10 bytes, allocated once, never grown. Bytes arrive at
  * buf[len..cap) (okrpb_reader_space/commit); okrpb_reader_next parses frames from
@@ -88,6 +89,10 @@ int okrpb_frame_append(okrpb_buf *b, const ProtobufCMessage *m)
 {
     if (m->descriptor == &okrpb__to_bot__descriptor) {
         int fast = okrpb_fastpack_to_bot(b, (const Okrpb__ToBot *)m);
+        if (fast != -ENOTSUP)
+            return fast;
+    } else if (m->descriptor == &okrpb__from_bot__descriptor) {
+        int fast = okrpb_fastpack_from_bot(b, (const Okrpb__FromBot *)m);
         if (fast != -ENOTSUP)
             return fast;
     }

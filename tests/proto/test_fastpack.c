@@ -3,7 +3,8 @@
  * the largest legal-action list the rules allow, and hand-made edge cases (zero values,
  * empty lists and strings, negative int32 and enums, values across varint boundaries,
  * buffer growth, frames appended behind others) are encoded both ways and compared byte for
- * byte; messages it does not handle are declined and left to protobuf-c. */
+ * byte, and so are the bots' Choice frames; messages it does not handle are declined and left
+ * to protobuf-c. */
 #include "fastkit.h"
 
 /* The reference frame: varint(size) + protobuf_c_message_pack. */
@@ -253,6 +254,51 @@ static void test_declined(void **state)
     okrpb_buf_free(&b);
 }
 
+/* FromBot{Choice by index}: the bot's message of every turn. */
+static void test_choice(void **state)
+{
+    (void)state;
+    static const uint64_t ids[] = {0, 1, 127, 128, 300, 1ull << 32, UINT64_MAX};
+    static const uint32_t idx[] = {0, 1, 127, 128, 16384, 64878, UINT32_MAX};
+    okrpb_buf b = {0};
+    long n = 0;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        for (size_t j = 0; j < sizeof idx / sizeof idx[0]; j++) {
+            Okrpb__Choice c = OKRPB__CHOICE__INIT;
+            Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+            c.id = ids[i];
+            c.pick_case = OKRPB__CHOICE__PICK_INDEX;
+            c.index = idx[j];
+            fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+            fb.choice = &c;
+            size_t rl;
+            uint8_t *ref = ref_frame(&fb.base, &rl);
+            size_t before = b.len; /* frames appended one after another */
+            assert_int_equal(okrpb_fastpack_from_bot(&b, &fb), 0);
+            assert_int_equal(b.len - before, rl);
+            assert_memory_equal(b.data + before, ref, rl);
+            free(ref);
+            n++;
+        }
+    /* a Choice by action, and other messages, are left to protobuf-c */
+    Okrpb__Choice c = OKRPB__CHOICE__INIT;
+    Okrpb__Action a = OKRPB__ACTION__INIT;
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    c.pick_case = OKRPB__CHOICE__PICK_ACTION;
+    c.action = &a;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    fb.choice = &c;
+    assert_int_equal(okrpb_fastpack_from_bot(&b, &fb), -ENOTSUP);
+    c.pick_case = OKRPB__CHOICE__PICK__NOT_SET;
+    assert_int_equal(okrpb_fastpack_from_bot(&b, &fb), -ENOTSUP);
+    Okrpb__Ready ready = OKRPB__READY__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_READY;
+    fb.ready = &ready;
+    assert_int_equal(okrpb_fastpack_from_bot(&b, &fb), -ENOTSUP);
+    print_message("fastpack: %ld Choice frames, identical\n", n);
+    okrpb_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_largest_legal_list),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_declined),
+        cmocka_unit_test(test_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

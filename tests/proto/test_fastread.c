@@ -6,7 +6,9 @@
  *   and random garbage: whenever the fast path accepts one, the slow path accepts it too
  *   and decodes the same values; what it declines goes to the slow path, so it never
  *   accepts anything the slow path refuses;
- * - valid but non-canonical encodings (fields out of order, unknown fields) are declined. */
+ * - valid but non-canonical encodings (fields out of order, unknown fields) are declined;
+ * - okrpb_from_bot_unpack, the arena's reader of Choice frames, returns protobuf-c's message
+ *   for real, corrupted, non-canonical and random frames. */
 #include "fastkit.h"
 
 /* The slow path into the same struct: 1 when the SDK would accept the message. */
@@ -265,6 +267,83 @@ static void test_noncanonical_declined(void **state)
     okrpb_fast_free(&s);
 }
 
+/* okrpb_from_bot_unpack gives protobuf-c's result for real Choice frames, their corrupted
+ * copies, non-canonical encodings and garbage. */
+static void assert_same_from_bot(const uint8_t *p, size_t n)
+{
+    Okrpb__FromBot *f = okrpb_from_bot_unpack(n, p);
+    Okrpb__FromBot *s = okrpb__from_bot__unpack(NULL, n, p);
+    assert_int_equal(f == NULL, s == NULL);
+    if (f) {
+        /* the same message, whichever path made it: compare the encodings */
+        size_t fl = protobuf_c_message_get_packed_size(&f->base);
+        size_t sl = protobuf_c_message_get_packed_size(&s->base);
+        assert_int_equal(fl, sl);
+        uint8_t *fb = malloc(fl + 1), *sb = malloc(sl + 1);
+        assert_non_null(fb);
+        assert_non_null(sb);
+        protobuf_c_message_pack(&f->base, fb);
+        protobuf_c_message_pack(&s->base, sb);
+        assert_memory_equal(fb, sb, fl);
+        free(fb);
+        free(sb);
+    }
+    okrpb__from_bot__free_unpacked(f, NULL);
+    okrpb__from_bot__free_unpacked(s, NULL);
+}
+
+static void test_from_bot(void **state)
+{
+    (void)state;
+    static const uint64_t ids[] = {0, 1, 127, 128, 1ull << 40, UINT64_MAX};
+    static const uint32_t idx[] = {0, 1, 200, 64878, UINT32_MAX};
+    uint8_t bad[64];
+    kit_rng = 3;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        for (size_t j = 0; j < sizeof idx / sizeof idx[0]; j++) {
+            Okrpb__Choice c = OKRPB__CHOICE__INIT;
+            Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+            c.id = ids[i];
+            c.pick_case = OKRPB__CHOICE__PICK_INDEX;
+            c.index = idx[j];
+            fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+            fb.choice = &c;
+            size_t n;
+            uint8_t *buf = bare(&fb.base, &n);
+            Okrpb__FromBot *f = okrpb_from_bot_unpack(n, buf);
+            assert_non_null(f);
+            assert_int_equal(f->msg_case, OKRPB__FROM_BOT__MSG_CHOICE);
+            assert_true(f->choice->id == ids[i]);
+            assert_int_equal(f->choice->pick_case, OKRPB__CHOICE__PICK_INDEX);
+            assert_int_equal(f->choice->index, idx[j]);
+            okrpb__from_bot__free_unpacked(f, NULL);
+            for (size_t k = 0; k <= n; k++)
+                assert_same_from_bot(buf, k); /* every prefix */
+            for (int k = 0; k < 300; k++) {
+                size_t bn = mutate(buf, n, bad);
+                assert_same_from_bot(bad, bn);
+            }
+            free(buf);
+        }
+    /* non-canonical: index before id, id twice, an unknown field, index as a 6-byte varint */
+    const uint8_t swapped[] = {0x1a, 0x04, 0x10, 0x05, 0x08, 0x07};
+    const uint8_t twice[] = {0x1a, 0x06, 0x08, 0x01, 0x08, 0x02, 0x10, 0x05};
+    const uint8_t unknown[] = {0x1a, 0x06, 0x08, 0x01, 0x10, 0x05, 0x28, 0x01};
+    const uint8_t wide[] = {0x1a, 0x08, 0x10, 0x85, 0x80, 0x80, 0x80, 0x80, 0x10};
+    assert_same_from_bot(swapped, sizeof swapped);
+    assert_same_from_bot(twice, sizeof twice);
+    assert_same_from_bot(unknown, sizeof unknown);
+    assert_same_from_bot(wide, sizeof wide);
+    assert_same_from_bot(NULL, 0);
+    for (int k = 0; k < 20000; k++) {
+        size_t n = kit_below(sizeof bad);
+        for (size_t i = 0; i < n; i++)
+            bad[i] = (uint8_t)kit_next();
+        bad[0] = k % 2 ? 0x1a : bad[0];
+        assert_same_from_bot(bad, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_largest_list_and_every_prefix),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_noncanonical_declined),
+        cmocka_unit_test(test_from_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
