@@ -82,13 +82,28 @@ void okrpb_arena_free(okrpb_arena *a)
     free(a);
 }
 
-/* n bytes aligned for any type, or NULL when out of memory. Never NULL for n == 0. */
-static void *arena_alloc(okrpb_arena *a, size_t n)
+static void *arena_alloc_slow(okrpb_arena *a, size_t n);
+
+/* n bytes aligned for any type, or NULL when out of memory. Never NULL for n == 0. The
+ * common case (room in the current block) is inline: encoders call this for every field. */
+static inline void *arena_alloc(okrpb_arena *a, size_t n)
 {
     const size_t align = alignof(max_align_t);
     if (n > SIZE_MAX / 2)
         return NULL;
     n = (n + align - 1) / align * align;
+    block *b = a->cur;
+    if (b && b->cap - b->used >= n) {
+        void *p = b->data + b->used;
+        b->used += n;
+        return p;
+    }
+    return arena_alloc_slow(a, n);
+}
+
+/* n is rounded already: the next block with room, or a new one. */
+static void *arena_alloc_slow(okrpb_arena *a, size_t n)
+{
     for (block *b = a->cur; b; b = b->next) {
         if (b->cap - b->used >= n) {
             a->cur = b;

@@ -25,6 +25,9 @@ enum { VARINT_MAX = 10 };
 enum { WT_VARINT = 0, WT_LEN = 2 };
 #define KEY(field, wt) ((uint32_t)(field) << 3 | (wt))
 
+/* The small writers below run for every field: inlined even where gcc -O2 would not. */
+#define HOT static inline __attribute__((always_inline))
+
 typedef struct bw {
     okrpb_buf *b;
     uint8_t *p;  /* first byte written so far; the message grows down from data + cap */
@@ -32,13 +35,13 @@ typedef struct bw {
     int err;     /* -ENOMEM or -ENOTSUP once something failed; writes then stop */
 } bw;
 
-static size_t used(const bw *w)
+HOT size_t used(const bw *w)
 {
     return (size_t)(w->b->data + w->b->cap - w->p);
 }
 
-/* Grow so that n more bytes fit below p. */
-static int grow(bw *w, size_t n)
+/* Grow so that n more bytes fit below p. Rare: out of line. */
+__attribute__((noinline, cold)) static int grow(bw *w, size_t n)
 {
     okrpb_buf *b = w->b;
     size_t u = b->data ? used(w) : 0;
@@ -65,14 +68,14 @@ static int grow(bw *w, size_t n)
 }
 
 /* Make room for n bytes. 1 when they fit, 0 after a failure. */
-static inline int room(bw *w, size_t n)
+HOT int room(bw *w, size_t n)
 {
     if (w->err)
         return 0;
     return (size_t)(w->p - w->lo) >= n || grow(w, n) == 0;
 }
 
-static inline unsigned varint_len(uint64_t v)
+HOT unsigned varint_len(uint64_t v)
 {
     unsigned n = 1;
     while (v >= 0x80) {
@@ -83,7 +86,7 @@ static inline unsigned varint_len(uint64_t v)
 }
 
 /* Unchecked writers: the caller made room first (at most 10 bytes each). */
-static inline void put_varint(bw *w, uint64_t v)
+HOT void put_varint(bw *w, uint64_t v)
 {
     if (v < 0x80) {
         *--w->p = (uint8_t)v;
@@ -99,7 +102,7 @@ static inline void put_varint(bw *w, uint64_t v)
 }
 
 /* uint32 field, omitted when 0. */
-static inline void put_u32(bw *w, uint32_t key, uint32_t v)
+HOT void put_u32(bw *w, uint32_t key, uint32_t v)
 {
     if (v) {
         put_varint(w, v);
@@ -108,7 +111,7 @@ static inline void put_u32(bw *w, uint32_t key, uint32_t v)
 }
 
 /* int32 or enum field, omitted when 0; negatives are ten bytes, as protobuf-c writes them. */
-static inline void put_i32(bw *w, uint32_t key, int32_t v)
+HOT void put_i32(bw *w, uint32_t key, int32_t v)
 {
     if (v) {
         put_varint(w, (uint64_t)(int64_t)v);
@@ -118,7 +121,7 @@ static inline void put_i32(bw *w, uint32_t key, int32_t v)
 
 /* Length prefix and key of a length-delimited field whose body starts `mark` bytes from the
  * end (mark = used() before the body was written). */
-static void close_len(bw *w, size_t mark, uint32_t field)
+HOT void close_len(bw *w, size_t mark, uint32_t field)
 {
     size_t len = used(w) - mark;
     if (room(w, 2 * VARINT_MAX)) {
@@ -127,7 +130,7 @@ static void close_len(bw *w, size_t mark, uint32_t field)
     }
 }
 
-static void packed_u32(bw *w, uint32_t field, const uint32_t *v, size_t n)
+HOT void packed_u32(bw *w, uint32_t field, const uint32_t *v, size_t n)
 {
     if (n == 0 || n > SIZE_MAX / 8 || !room(w, n * 5 + 2 * VARINT_MAX))
         return;
