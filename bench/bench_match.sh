@@ -56,13 +56,16 @@ done
 python3 - "$TMP" "$REPS" <<'PY'
 import json, re, statistics, sys
 tmp, reps = sys.argv[1], int(sys.argv[2])
-ratios, dec, secs, rts, ppsecs = [], 0, 0.0, 0, 0.0
+ratios, dec, secs, rts, ppsecs, ppu, pps = [], 0, 0.0, 0, 0.0, 0.0, 0.0
 cpu = dict(au=0.0, asys=0.0, bcpu=0.0, bwall=0.0)
 for k in range(1, reps + 1):
     r = json.load(open("%s/m%d/results.json" % (tmp, k)))
     pp = open("%s/pp%d" % (tmp, k)).read()
     m = re.search(r"pingpong: (\d+) round trips, .*, ([0-9.]+) s, (\d+) round trips/s", pp)
     rt, ps, rate = int(m.group(1)), float(m.group(2)), float(m.group(3))
+    c = re.search(r"CPU per round trip ([0-9.]+) us user, ([0-9.]+) us system", pp)
+    if c:
+        ppu += rt * float(c.group(1)); pps += rt * float(c.group(2))
     dps = r["decisions_per_second"]
     ratios.append(dps / rate)
     dec += r["decisions"]; secs += r["seconds"]; rts += rt; ppsecs += ps
@@ -81,6 +84,9 @@ print("per decision: %.1f us in the match vs %.1f us per bare round trip"
 print("  arena CPU %.1f us (user %.1f, system %.1f); bots' CPU %.1f us; bot time %.1f us"
       % ((cpu["au"] + cpu["asys"]) * 1e3 / dec, cpu["au"] * 1e3 / dec, cpu["asys"] * 1e3 / dec,
          cpu["bcpu"] * 1e3 / dec, cpu["bwall"] * 1e3 / dec))
+if ppu + pps:
+    print("  pingpong CPU %.1f us per round trip, both sides (user %.1f, system %.1f)"
+          % ((ppu + pps) / rts, ppu / rts, pps / rts))
 PY
 
 [ "$MEM" = 0 ] && exit 0
