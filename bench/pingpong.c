@@ -5,16 +5,23 @@
  *
  *   pingpong [--to BYTES] [--from BYTES] [--rounds N] [--seconds S]
  *
- * Prints one line: "pingpong: N round trips, TO/FROM bytes, S s, R round trips/s". */
+ * Prints one line: "pingpong: N round trips, TO/FROM bytes, S s, R round trips/s; CPU per round
+ * trip U us user, K us system" (the CPU of both processes). */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static double tv_s(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
 
 static double now(void)
 {
@@ -166,8 +173,17 @@ int main(int argc, char **argv)
     close(down[1]);
     int st;
     waitpid(pid, &st, 0);
-    printf("pingpong: %ld round trips, %zu/%zu bytes, %.3f s, %.0f round trips/s\n", done, to, from,
-           secs, secs > 0 ? (double)done / secs : 0.0);
+    /* CPU of both sides (warm-up included), to set against the match's arena + bot CPU */
+    struct rusage self, child;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &child);
+    double user = tv_s(self.ru_utime) + tv_s(child.ru_utime);
+    double sys = tv_s(self.ru_stime) + tv_s(child.ru_stime);
+    long all = done + 1000;
+    printf("pingpong: %ld round trips, %zu/%zu bytes, %.3f s, %.0f round trips/s; CPU per round "
+           "trip %.2f us user, %.2f us system\n",
+           done, to, from, secs, secs > 0 ? (double)done / secs : 0.0, 1e6 * user / (double)all,
+           1e6 * sys / (double)all);
     free(out);
     free(back);
     free(rd.buf);

@@ -82,13 +82,28 @@ void okrpb_arena_free(okrpb_arena *a)
     free(a);
 }
 
-/* n bytes aligned for any type, or NULL when out of memory. Never NULL for n == 0. */
-static void *arena_alloc(okrpb_arena *a, size_t n)
+static void *arena_alloc_slow(okrpb_arena *a, size_t n);
+
+/* n bytes aligned for any type, or NULL when out of memory. Never NULL for n == 0. The
+ * common case (room in the current block) is inline: encoders call this for every field. */
+static inline void *arena_alloc(okrpb_arena *a, size_t n)
 {
     const size_t align = alignof(max_align_t);
     if (n > SIZE_MAX / 2)
         return NULL;
     n = (n + align - 1) / align * align;
+    block *b = a->cur;
+    if (b && b->cap - b->used >= n) {
+        void *p = b->data + b->used;
+        b->used += n;
+        return p;
+    }
+    return arena_alloc_slow(a, n);
+}
+
+/* n is rounded already: the next block with room, or a new one. */
+static void *arena_alloc_slow(okrpb_arena *a, size_t n)
+{
     for (block *b = a->cur; b; b = b->next) {
         if (b->cap - b->used >= n) {
             a->cur = b;
@@ -361,39 +376,64 @@ static const char *type_word(int type)
     return type >= 0 && type < (int)(sizeof words / sizeof words[0]) ? words[type] : "";
 }
 
+/* Append s at *at (the caller's buffer has room: event texts are at most 18 bytes). */
+static char *put_str(char *at, const char *s)
+{
+    while (*s)
+        *at++ = *s++;
+    return at;
+}
+
 /* The event's public summary, in notation words: "draw" or "draw 7H" (the card only for the
  * drawer), "take 7H" (gin), "take new 9H", "take add 2 9H", "take joker 2 9H", the same with
  * "claim", "meld", "add 2 9H", "replace 2 9H", "discard QS", "knock QS", "pass". The cards of
- * a new meld and a knock's melds are not in the event; read them from the next view. */
-static void event_text(const okr_event *e, char *buf, size_t cap)
+ * a new meld and a knock's melds are not in the event; read them from the next view.
+ * Written by hand, not with snprintf: it runs for every event sent to every seat. */
+static void event_text(const okr_event *e, char buf[64])
 {
     char card[3] = "";
     if (e->card < OKR_KINDS)
         okr_card_str(e->card, card);
-    const char *sep = card[0] ? " " : "";
+    char *at = put_str(buf, type_word(e->type));
+    int meld = 0; /* the meld number goes in */
     switch (e->type) {
     case OKR_A_TAKE:
     case OKR_A_CLAIM:
-        if (e->how == OKR_HOW_NEW)
-            snprintf(buf, cap, "%s new%s%s", type_word(e->type), sep, card);
-        else if (e->how == OKR_HOW_ADD || e->how == OKR_HOW_JOKER)
-            snprintf(buf, cap, "%s %s %u%s%s", type_word(e->type),
-                     e->how == OKR_HOW_ADD ? "add" : "joker", (unsigned)e->meld, sep, card);
-        else
-            snprintf(buf, cap, "%s%s%s", type_word(e->type), sep, card);
+        if (e->how == OKR_HOW_NEW) {
+            at = put_str(at, " new");
+        } else if (e->how == OKR_HOW_ADD || e->how == OKR_HOW_JOKER) {
+            at = put_str(at, e->how == OKR_HOW_ADD ? " add" : " joker");
+            meld = 1;
+        }
         break;
     case OKR_A_ADD:
     case OKR_A_REPLACE:
-        snprintf(buf, cap, "%s %u%s%s", type_word(e->type), (unsigned)e->meld, sep, card);
+        meld = 1;
         break;
     case OKR_A_MELD:
     case OKR_A_PASS:
-        snprintf(buf, cap, "%s", type_word(e->type));
+        card[0] = '\0'; /* no card in these words */
         break;
     default: /* DRAW, DISCARD, KNOCK */
-        snprintf(buf, cap, "%s%s%s", type_word(e->type), sep, card);
         break;
     }
+    if (meld) {
+        char digits[3];
+        int n = 0;
+        unsigned v = e->meld;
+        do {
+            digits[n++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        *at++ = ' ';
+        while (n)
+            *at++ = digits[--n];
+    }
+    if (card[0]) {
+        *at++ = ' ';
+        at = put_str(at, card);
+    }
+    *at = '\0';
 }
 
 Okrpb__Event *okrpb_event_from(okrpb_arena *a, const okr_event *e)
@@ -414,7 +454,7 @@ Okrpb__Event *okrpb_event_from(okrpb_arena *a, const okr_event *e)
     m->hand_size = e->hand_n;
     m->ended = e->ended;
     char text[64];
-    event_text(e, text, sizeof text);
+    event_text(e, text);
     m->text = arena_strndup(a, text, sizeof text, &fail);
     return fail ? NULL : m;
 }

@@ -1,7 +1,9 @@
 /* frame.c - varint length-delimited frames (frame.h).
  *
- * Writer: okrpb_frame_append packs a message behind its varint length with protobuf-c's own
- * get_packed_size/pack; nothing here encodes a protobuf field by hand.
+ * Writer: okrpb_frame_append packs a message behind its varint length. The messages of every
+ * turn (ToBot Decision and Events, FromBot Choice by index) go through the hand-written
+ * encoder of fastpack.c, which writes protobuf-c's bytes exactly; everything else through
+ * protobuf-c's own get_packed_size/pack.
  *
  * Reader: one buffer of max_frame + 10 bytes, allocated once, never grown. Bytes arrive at
  * buf[len..cap) (okrpb_reader_space/commit); okrpb_reader_next parses frames from
@@ -15,6 +17,8 @@
  * call reports the same error.
  */
 #include "frame.h"
+
+#include "fastpack.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -83,6 +87,15 @@ static int buf_reserve(okrpb_buf *b, size_t extra)
 
 int okrpb_frame_append(okrpb_buf *b, const ProtobufCMessage *m)
 {
+    if (m->descriptor == &okrpb__to_bot__descriptor) {
+        int fast = okrpb_fastpack_to_bot(b, (const Okrpb__ToBot *)m);
+        if (fast != -ENOTSUP)
+            return fast;
+    } else if (m->descriptor == &okrpb__from_bot__descriptor) {
+        int fast = okrpb_fastpack_from_bot(b, (const Okrpb__FromBot *)m);
+        if (fast != -ENOTSUP)
+            return fast;
+    }
     size_t size = protobuf_c_message_get_packed_size(m);
     if (size > SIZE_MAX - VARINT_MAX)
         return -ENOMEM;

@@ -4,6 +4,11 @@
  * Everything read is hostile until checked: frames are bounded (frame.h), messages are
  * unpacked by protobuf-c, values reach the bot only through the range-checked decoders of
  * codec.h or the checks below. A broken frame ends the run with 1; nothing here may crash.
+ *
+ * The two messages of every turn, Decision and Events, are first offered to the fast decoder
+ * of fastpack.h, which reads the canonical encoding the arena writes straight into engine
+ * structs with the same checks; whatever it declines takes the protobuf-c path above, so a
+ * bad frame gets the same verdict and message either way.
  */
 #include "okbot.h"
 
@@ -19,6 +24,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "fastpack.h"
 #include "frame.h"
 
 enum { IN_FD = 0 };
@@ -45,6 +51,7 @@ typedef struct okb_state {
     int events_cap;
     okr_view view;
     okr_action reply;
+    okrpb_fast_in fast; /* Decision / Events decoded by the fast path */
 } okb_state;
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
@@ -298,6 +305,31 @@ static void *reserve(void *p, int *cap, size_t n, size_t size)
     return q;
 }
 
+static int wrong_seat(const okb_state *st, uint64_t id, const okr_view *v)
+{
+    return broken(st, "Decision %llu: a view of seat %d of %d, we are seat %d of %d",
+                  (unsigned long long)id, v->seat, v->players, st->seat, st->players);
+}
+
+/* Ask the bot about a decoded Decision (d: id, view, legal, n, clocks, start_ns) and send
+ * its Choice. */
+static int decide(okb_state *st, okb_decision *d)
+{
+    memset(&st->reply, 0, sizeof st->reply);
+    d->seat = st->seat;
+    d->players = st->players;
+    d->rules = &st->rules;
+    d->game_id = st->game_id ? st->game_id : "";
+    d->action = &st->reply;
+    int pick = st->bot->decide(d, st->ud);
+    if (pick != OKB_ACTION && (pick < 0 || pick >= d->n)) {
+        say(st, "decision %llu: decide returned %d of %d actions, sending index 0",
+            (unsigned long long)d->id, pick, d->n);
+        pick = 0;
+    }
+    return send_choice(st, d->id, pick);
+}
+
 static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns)
 {
     if (!st->in_game)
@@ -311,9 +343,7 @@ static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns
     if (okrpb_view_to(m->view, &st->view, &why) != OKR_OK)
         return refusal(st, "Decision: view", &why);
     if (st->view.seat != st->seat || st->view.players != st->players)
-        return broken(st, "Decision %llu: a view of seat %d of %d, we are seat %d of %d",
-                      (unsigned long long)m->id, st->view.seat, st->view.players, st->seat,
-                      st->players);
+        return wrong_seat(st, m->id, &st->view);
     okr_action *legal = reserve(st->legal, &st->legal_cap, m->n_legal, sizeof *legal);
     if (!legal) {
         say(st, "out of memory");
@@ -326,12 +356,8 @@ static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns
         if (okrpb_action_to(m->legal[i], &st->legal[i], &why) != OKR_OK)
             return refusal(st, "Decision: legal action", &why);
     }
-    memset(&st->reply, 0, sizeof st->reply);
     okb_decision d = {
         .id = m->id,
-        .seat = st->seat,
-        .players = st->players,
-        .rules = &st->rules,
         .view = &st->view,
         .legal = st->legal,
         .n = (int)m->n_legal,
@@ -339,16 +365,28 @@ static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns
         .bank_ms = m->bank_ms,
         .hard_ms = m->hard_ms,
         .start_ns = start_ns,
-        .game_id = st->game_id ? st->game_id : "",
-        .action = &st->reply,
     };
-    int pick = st->bot->decide(&d, st->ud);
-    if (pick != OKB_ACTION && (pick < 0 || pick >= d.n)) {
-        say(st, "decision %llu: decide returned %d of %d actions, sending index 0",
-            (unsigned long long)m->id, pick, d.n);
-        pick = 0;
-    }
-    return send_choice(st, m->id, pick);
+    return decide(st, &d);
+}
+
+/* A Decision the fast decoder read: view, legal list and clocks are already checked. */
+static int on_fast_decision(okb_state *st, const okrpb_fast_in *in, int64_t start_ns)
+{
+    if (!st->in_game)
+        return broken(st, "Decision %llu outside a game", (unsigned long long)in->id);
+    if (in->view.seat != st->seat || in->view.players != st->players)
+        return wrong_seat(st, in->id, &in->view);
+    okb_decision d = {
+        .id = in->id,
+        .view = &in->view,
+        .legal = in->legal,
+        .n = (int)in->n_legal,
+        .time_ms = in->time_ms,
+        .bank_ms = in->bank_ms,
+        .hard_ms = in->hard_ms,
+        .start_ns = start_ns,
+    };
+    return decide(st, &d);
 }
 
 static int on_events(okb_state *st, const Okrpb__Events *m)
@@ -499,6 +537,22 @@ static int on_refused(okb_state *st, const Okrpb__Refused *m)
 /* Handle one frame. Returns 0 to go on, 1 on error, 2 after Bye. */
 static int dispatch(okb_state *st, const uint8_t *data, size_t len, int64_t start_ns)
 {
+    int fast = okrpb_fast_decode(&st->fast, data, len);
+    if (fast < 0) {
+        say(st, "out of memory");
+        return 1;
+    }
+    if (fast == 1 && !st->have_hello)
+        return broken(st, "message %d before Hello",
+                      st->fast.kind == OKRPB_FAST_DECISION ? (int)OKRPB__TO_BOT__MSG_DECISION
+                                                           : (int)OKRPB__TO_BOT__MSG_EVENTS);
+    if (fast == 1 && st->fast.kind == OKRPB_FAST_DECISION)
+        return on_fast_decision(st, &st->fast, start_ns);
+    if (fast == 1) {
+        if (st->bot->on_events && st->fast.n_events)
+            st->bot->on_events(st->fast.events, (int)st->fast.n_events, st->ud);
+        return 0;
+    }
     Okrpb__ToBot *m = okrpb__to_bot__unpack(NULL, len, data);
     if (!m)
         return broken(st, "a frame of %zu bytes that is not a ToBot message", len);
@@ -631,6 +685,7 @@ out:
     okrpb_reader_free(&st.reader);
     okrpb_buf_free(&st.out);
     okrpb_arena_free(st.arena);
+    okrpb_fast_free(&st.fast);
     free(st.legal);
     free(st.events);
     free(st.game_id);
