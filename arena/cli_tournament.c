@@ -108,6 +108,8 @@ int ar_tournament_main(int argc, char **argv)
             shortcut = "tournament.deals";
         } else if ((r = ar_flag(argc, argv, &i, "--bootstrap", &v)) != 0) {
             shortcut = "tournament.bootstrap";
+        } else if (strcmp(argv[i], "--plan") == 0) {
+            o.plan = 1;
         } else if (strcmp(argv[i], "--resume") == 0) {
             o.resume = 1;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {

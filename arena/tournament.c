@@ -1087,6 +1087,9 @@ static void worker_main(const ar_tour *t, const tentrants *te, const ar_set_plan
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent)
         _exit(1);
+    char title[16]; /* "arena:s<set>" in ps and /proc/PID/comm */
+    snprintf(title, sizeof title, "arena:s%lld", plan->set);
+    prctl(PR_SET_NAME, title, 0, 0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGCHLD, SIG_DFL);
@@ -1516,6 +1519,34 @@ static void resume_hint(const run *R)
     fprintf(stderr, "\n");
 }
 
+static int print_plan(const ar_tour *t, const tinfo *ti, const ar_schedule *s, const char *hash)
+{
+    printf("tournament %s (%s): %s, %d seats, %s, %d entrants, configuration %s\n",
+           t->name ? t->name : "", t->path, t->rules.preset, ti->k, format_name(ti->format), ti->n,
+           hash);
+    printf("%d tables (%s), %lld deals each: %lld sets, %lld games\n", s->ntables,
+           s->complete ? "every table" : "a balanced design", ti->deals, s->nsets, s->ngames);
+    for (int i = 0; i < ti->n; i++) {
+        int tables = 0, meets = 0;
+        for (int q = 0; q < s->ntables; q++)
+            for (int j = 0; j < ti->k; j++)
+                tables += s->table[q].entrant[j] == i;
+        for (int j = 0; j < ti->n; j++)
+            meets += j != i && s->pair_meets[i * ti->n + j] > 0;
+        printf("  %-24s %s: %d tables, meets %d of %d others\n", ti->names[i],
+               t->entrant[i].command, tables, meets, ti->n - 1);
+    }
+    for (int q = 0; q < s->ntables && q < 50; q++) {
+        printf("  table %d:", q);
+        for (int j = 0; j < ti->k; j++)
+            printf(" %s", ti->names[s->table[q].entrant[j]]);
+        printf("\n");
+    }
+    if (s->ntables > 50)
+        printf("  ... %d more tables\n", s->ntables - 50);
+    return AR_EXIT_OK;
+}
+
 int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
 {
     run R;
@@ -1534,6 +1565,10 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     if (make_schedule(&R.ti, &R.s, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s: %s\n", t->path, err);
         status = AR_EXIT_USAGE;
+        goto out;
+    }
+    if (o->plan) {
+        status = print_plan(t, &R.ti, &R.s, hash);
         goto out;
     }
     if (entrants_make(t, &R.te) < 0) {

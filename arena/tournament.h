@@ -20,6 +20,7 @@ typedef struct ar_tour_run_opts {
     int quiet;            /* no progress and no table */
     int progress;         /* 1: a progress bar (a terminal), 0: plain lines */
     const char *command;  /* how this run was started, for the "resume with" hint */
+    int plan;             /* only print the schedule (nothing runs, commands not resolved) */
 } ar_tour_run_opts;
 
 /* Play the tournament (or one shard of it) into o->out_dir, then, unsharded, write its results
