@@ -467,8 +467,15 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     int id = find_key(p->sec, name);
     if (id < 0) {
-        char dym[96];
+        char dym[192];
         did_you_mean(dym, sizeof dym, near_key(p->sec, name));
+        if (!dym[0]) {
+            /* Nothing close: list what the section takes. */
+            size_t n = (size_t)snprintf(dym, sizeof dym, "; [%s] takes:", sec_names[p->sec]);
+            for (int i = 0; i < NKEYDEFS && n < sizeof dym; i++)
+                if (keys[i].sec == p->sec)
+                    n += (size_t)snprintf(dym + n, sizeof dym - n, " %s", keys[i].name);
+        }
         if (p->sec == SEC_ENTRANT)
             perr(p, "unknown key \"%s\" in [entrant %s]%s", name, p->src->ent[p->ent].name, dym);
         else
@@ -559,8 +566,8 @@ static int get_double(resolver *r, const src_val *v, const char *key, double lo,
     if (isinf(lo) || isinf(hi))
         rerr(r, v, 0, "%s: expected a number, got '%s'", key, v->value);
     else
-        rerr(r, v, 0, "%s: expected a number %s %g and %g, got '%s'", key,
-             open ? "strictly between" : "from", lo, hi, v->value);
+        rerr(r, v, 0, "%s: expected a number %s %g %s %g, got '%s'", key,
+             open ? "strictly between" : "from", lo, open ? "and" : "to", hi, v->value);
     return -1;
 }
 
@@ -655,7 +662,18 @@ static void resolve_rules(resolver *r, ar_tour *t)
         memset(&why, 0, sizeof why);
         if (okr_rules_set(&t->rules, opt, trim(val), &why) != OKR_OK) {
             refusal_text(msg, sizeof msg, opt, &why);
-            rerr(r, v, 0, "%s", msg);
+            /* A misspelt option: suggest the engine's nearest option name. */
+            const char *opts[64];
+            int nopts = 0, known = 0;
+            for (const char *o; nopts < 63 && (o = okr_rules_option_name(nopts)) != NULL;)
+                opts[nopts++] = o;
+            opts[nopts] = NULL;
+            for (int j = 0; j < nopts; j++)
+                known |= strcmp(opts[j], opt) == 0;
+            char dym[96] = "";
+            if (!known)
+                did_you_mean(dym, sizeof dym, near_miss(opt, opts, nopts));
+            rerr(r, v, 0, "%s%s", msg, dym);
             return;
         }
     }
@@ -714,11 +732,19 @@ static void resolve_entrants(resolver *r, ar_tour *t)
         }
         char path[PATH_MAX];
         int rc = ar_spawn_resolve(argv[0], path, sizeof path);
-        if (rc < 0)
-            rerr(r, cv, 0, "command: %s: %s", argv[0],
+        if (rc < 0) {
+            /* Name the program as written, and where we looked for it. */
+            size_t wl = strcspn(e->command + strspn(e->command, " \t"), " \t");
+            char word[256];
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 255 ? wl : 255),
+                     e->command + strspn(e->command, " \t"));
+            int moved = strcmp(word, argv[0]) != 0;
+            rerr(r, cv, 0, "command: %s: %s%s%s%s", word,
                  rc == -ENOENT   ? (strchr(argv[0], '/') ? "no such file" : "not found in PATH")
                  : rc == -EACCES ? "not an executable file"
-                                 : strerror(-rc));
+                                 : strerror(-rc),
+                 moved ? " (looked for " : "", moved ? argv[0] : "", moved ? ")" : "");
+        }
         ar_spawn_argv_free(argv);
     }
 }
@@ -757,6 +783,9 @@ static void resolve(resolver *r, ar_tour *t)
     t->sprt_alpha = 0.05;
     t->sprt_beta = 0.05;
 
+    if (!s->sec_line[SEC_TOURNAMENT])
+        rerr(r, NULL, 1,
+             "no [tournament] section (it needs at least rules = PRESET and seats = N)");
     if (k[K_NAME].value) {
         if (!valid_name(k[K_NAME].value, TOUR_NAME_MAX_LEN) || k[K_NAME].value[0] == '.')
             rerr(r, &k[K_NAME], 0,
@@ -1024,20 +1053,45 @@ int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap)
     return rc;
 }
 
-int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap)
+static void val_copy(src_val *dst, const src_val *src)
 {
-    if (errcap)
-        err[0] = '\0';
-    struct ar_tour_src *src = t->src;
-    if (!src) {
-        snprintf(err, errcap, "--set %s: no tournament loaded", assignment);
-        return -EINVAL;
+    dst->value = src->value ? ar_xstrdup(src->value) : NULL;
+    dst->line = src->line;
+    dst->set = src->set ? ar_xstrdup(src->set) : NULL;
+}
+
+static struct ar_tour_src *src_clone(const struct ar_tour_src *s)
+{
+    struct ar_tour_src *c = ar_xcalloc(1, sizeof *c);
+    c->file = ar_xstrdup(s->file);
+    memcpy(c->sec_line, s->sec_line, sizeof c->sec_line);
+    for (int i = 0; i < NKEYS; i++)
+        val_copy(&c->key[i], &s->key[i]);
+    c->nrule = s->nrule;
+    c->rule = ar_xcalloc((size_t)(s->nrule ? s->nrule : 1), sizeof *c->rule);
+    for (int i = 0; i < s->nrule; i++)
+        val_copy(&c->rule[i], &s->rule[i]);
+    c->nent = s->nent;
+    c->ent = ar_xcalloc((size_t)(s->nent ? s->nent : 1), sizeof *c->ent);
+    for (int i = 0; i < s->nent; i++) {
+        c->ent[i].name = ar_xstrdup(s->ent[i].name);
+        c->ent[i].line = s->ent[i].line;
+        for (int j = 0; j < NEKEYS; j++)
+            val_copy(&c->ent[i].v[j], &s->ent[i].v[j]);
     }
+    return c;
+}
+
+/* Store one override into src. Returns 0 or -EINVAL with a message (its shape: section,
+ * key, entrant); the value itself is checked when the whole tour is resolved. */
+static int store_override(struct ar_tour_src *src, const char *assignment, char *err, size_t errcap)
+{
     char set[MAX_LINE + 8];
     snprintf(set, sizeof set, "--set %s", assignment);
     char *a = ar_xstrdup(assignment);
     char *eq = strchr(a, '=');
     int sec = -1, ent = -1, id = -1, rc = -EINVAL;
+    char dym[96];
     if (!eq) {
         snprintf(err, errcap, "%s: expected SECTION.KEY=VALUE (entrants: entrant.NAME.KEY=VALUE)",
                  set);
@@ -1056,7 +1110,6 @@ int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap)
     for (int i = 0; i < NSECS; i++)
         if (strcmp(secname, sec_names[i]) == 0)
             sec = i;
-    char dym[96];
     if (sec < 0) {
         did_you_mean(dym, sizeof dym, near_miss(secname, sec_names, NSECS));
         snprintf(err, errcap, "%s: unknown section \"%s\"%s", set, secname, dym);
@@ -1094,42 +1147,46 @@ int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap)
                      dym);
         goto out;
     }
-
-    /* Keep the old value, so that a refused override leaves the tour as it was. */
-    src_val old;
-    src_val *slot = NULL;
-    int old_nrule = src->nrule;
-    if (sec == SEC_ENTRANT)
-        slot = &src->ent[ent].v[id];
-    else if (id != K_RULE)
-        slot = &src->key[id];
-    if (slot) {
-        old = *slot;
-        memset(slot, 0, sizeof *slot);
-    }
-    int old_sec_line = src->sec_line[sec];
     if (!src->sec_line[sec] && sec != SEC_ENTRANT)
         src->sec_line[sec] = -1; /* the section now exists, though on no line */
     parser p;
     memset(&p, 0, sizeof p);
     p.src = src;
     store(&p, sec, ent, id, value, set);
-    rc = resolve_into(src, t->path, t, err, errcap);
-    if (rc < 0) {
-        if (slot) {
-            val_free(slot);
-            *slot = old;
-        } else {
-            while (src->nrule > old_nrule)
-                val_free(&src->rule[--src->nrule]);
-        }
-        src->sec_line[sec] = old_sec_line;
-    } else if (slot) {
-        val_free(&old);
-    }
+    rc = 0;
 out:
     free(a);
     return rc;
+}
+
+int ar_tour_set_many(ar_tour *t, const char *const *assignments, int n, char *err, size_t errcap)
+{
+    if (errcap)
+        err[0] = '\0';
+    if (!t->src) {
+        snprintf(err, errcap, "--set: no tournament loaded");
+        return -EINVAL;
+    }
+    /* Work on a copy, so that a refused override leaves the tour as it was. */
+    struct ar_tour_src *work = src_clone(t->src);
+    for (int i = 0; i < n; i++)
+        if (store_override(work, assignments[i], err, errcap) < 0) {
+            src_free(work);
+            return -EINVAL;
+        }
+    struct ar_tour_src *old = t->src;
+    int rc = resolve_into(work, t->path, t, err, errcap);
+    if (rc < 0) {
+        src_free(work);
+        return rc;
+    }
+    src_free(old); /* resolve_into detached it from t */
+    return 0;
+}
+
+int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap)
+{
+    return ar_tour_set_many(t, &assignment, 1, err, errcap);
 }
 
 void ar_tour_free(ar_tour *t)

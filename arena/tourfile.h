@@ -83,6 +83,12 @@ int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap);
  * -EINVAL with a message ("--set tournament.sed=7: unknown key") in err. */
 int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap);
 
+/* Apply n overrides in order, then check once: for overrides that only make sense together
+ * (--set tournament.format=gauntlet --set tournament.challenger=x), which one at a time
+ * would refuse. All or nothing: on error the tour is unchanged. Give the command line's
+ * --set values to this, not to ar_tour_set one by one. */
+int ar_tour_set_many(ar_tour *t, const char *const *assignments, int n, char *err, size_t errcap);
+
 void ar_tour_free(ar_tour *t); /* accepts a zeroed or freed tour */
 
 /* Index of the entrant called name, or -1. */
