@@ -250,7 +250,8 @@ static void test_bad_files(void **state)
     int failures = 0;
     for (int i = 0; i < n; i++) {
         char path[PATH_MAX], first[512], err[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        int pl = snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        assert_true(pl > 0 && (size_t)pl < sizeof path);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         assert_non_null(fgets(first, sizeof first, f));
