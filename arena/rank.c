@@ -32,7 +32,7 @@ enum {
     PL_MAX_ITER = 20000, /* MM is linear but monotone; a weak prior can make it slow */
 };
 static const double PL_TOL_MAIN = 1e-9;  /* max |change of ln gamma| at convergence */
-static const double PL_TOL_BOOT = 1e-7;  /* replicates only feed percentiles: 2e-5 Elo */
+static const double PL_TOL_BOOT = 1e-6;  /* replicates only feed percentiles: 2e-4 Elo */
 static const double PL_LOG_CLAMP = 40.0; /* |ln gamma| cap when prior_games == 0 */
 
 static int fail(char *err, size_t errcap, int code, const char *fmt, ...)
@@ -344,6 +344,7 @@ typedef struct work {
     double *den;      /* [n] PL denominators */
     double *gam;      /* [n] */
     double *lg;       /* [n] */
+    double *sq;       /* [4n] SQUAREM iterates */
 } work;
 
 static void work_free(work *w)
@@ -362,6 +363,7 @@ static void work_free(work *w)
     free(w->den);
     free(w->gam);
     free(w->lg);
+    free(w->sq);
 }
 
 static int work_init(work *w, int n)
@@ -382,8 +384,9 @@ static int work_init(work *w, int n)
     w->den = malloc(un * sizeof *w->den);
     w->gam = malloc(un * sizeof *w->gam);
     w->lg = malloc(un * sizeof *w->lg);
+    w->sq = malloc(4 * un * sizeof *w->sq);
     if (!w->L || !w->A || !w->b || !w->v || !w->parent || !w->members || !w->root || !w->cid ||
-        !w->cend || !w->items || !w->num || !w->den || !w->gam || !w->lg)
+        !w->cend || !w->items || !w->num || !w->den || !w->gam || !w->lg || !w->sq)
         return -ENOMEM;
     return 0;
 }
@@ -532,10 +535,10 @@ static int ls_fit(const prep *p, const int *w, work *ws, double *theta)
 
 /* ---- Plackett-Luce ---------------------------------------------------------------------- */
 
-/* MM iterations (Hunter 2004) on the placements, games weighted by their set's w (NULL: 1).
- * lg[n] is the start (warm start) and the result, ln gamma, NOT centred: with prior > 0 the
- * virtual entrant (gamma = 1) fixes the gauge; with prior == 0 the iterates are renormalised
- * to mean 0 instead. Returns the iterations used.
+/* MM iterations (Hunter 2004) on the placements, games weighted by their set's w (NULL: 1),
+ * on ln gamma. The prior: prior_games/2 wins and prior_games/2 losses of every entrant
+ * against a virtual entrant of strength 1 (numerator + prior/2, denominator
+ * + prior/(gamma + 1)).
  *
  * Ties: the likelihood of a game is the PL likelihood averaged (in log) over the orders in
  * which each tied group could be broken, uniformly; the expectation of each log-denominator is
@@ -543,6 +546,7 @@ static int ls_fit(const prep *p, const int *w, work *ws, double *theta)
  * with risk set R has denominator S(R) - (j/t) S(G). The last group of the game has t-1
  * stages and numerator weight (t-1)/t per member, since the game's last seat is no choice.
  * Without ties this is exactly PL; for a 2-seat tie it is exactly half a win each. */
+
 /* The data's likelihood does not change when every ln-strength of one connected component
  * moves by the same constant; only the prior does. MM alone crawls along that direction (at a
  * rate set by the weak prior: thousands of iterations), so after every MM step each
@@ -593,11 +597,91 @@ static void pl_gauge(const work *ws, int ncomp, double prior, double *v)
     }
 }
 
+/* One MM step from lg to out (then the gauge step); returns max |out - lg|. ws->num must
+ * hold the numerators. */
+static double pl_step(const prep *p, const int *w, double prior, work *ws, int ncomp,
+                      const double *lg, double *out)
+{
+    int n = p->n;
+    const double *num = ws->num;
+    double *den = ws->den, *gam = ws->gam;
+    for (int i = 0; i < n; i++) {
+        gam[i] = exp(lg[i]);
+        den[i] = prior / (gam[i] + 1.0);
+    }
+    for (long long c = 0; c < p->ns; c++) {
+        double wc = w ? w[c] : 1;
+        if (wc == 0)
+            continue;
+        for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++) {
+            long long off = p->obs_off[g];
+            int k = p->game[g].k;
+            const int *e = p->pl_ent + off;
+            const uint8_t *pl = p->pl_place + off;
+            double suf[AR_RANK_MAX_SEATS + 1];
+            suf[k] = 0;
+            for (int r = k - 1; r >= 0; r--)
+                suf[r] = suf[r + 1] + gam[e[r]];
+            double acc = 0; /* sum of 1/D over the stages of earlier groups */
+            for (int r = 0; r < k;) {
+                int t = 1;
+                while (r + t < k && pl[r + t] == pl[r])
+                    t++;
+                double sg = suf[r] - suf[r + t], rest = suf[r + t];
+                int stages = r + t == k ? t - 1 : t;
+                double in_g = 0, out_g = 0;
+                for (int j = 0; j < stages; j++) {
+                    double f = 1.0 - (double)j / t;
+                    double inv = 1.0 / (rest + f * sg);
+                    out_g += inv;
+                    in_g += f * inv;
+                }
+                double add = wc * (acc + in_g);
+                for (int u = r; u < r + t; u++)
+                    den[e[u]] += add;
+                acc += out_g;
+                r += t;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double nl = lg[i];
+        if (den[i] > 0 && num[i] > 0)
+            nl = log(num[i] / den[i]);
+        else if (den[i] > 0) /* never chosen, no prior: strength -> 0 */
+            nl = -PL_LOG_CLAMP;
+        if (prior == 0) {
+            if (nl > PL_LOG_CLAMP)
+                nl = PL_LOG_CLAMP;
+            if (nl < -PL_LOG_CLAMP)
+                nl = -PL_LOG_CLAMP;
+        }
+        out[i] = nl;
+    }
+    pl_gauge(ws, ncomp, prior, out);
+    double delta = 0;
+    for (int i = 0; i < n; i++) {
+        double d = fabs(out[i] - lg[i]);
+        if (d > delta)
+            delta = d;
+    }
+    return delta;
+}
+
+/* MM converges linearly (0.5-0.9 per step here), so the fit runs it under SQUAREM (Varadhan &
+ * Roland 2008, scheme S3): two MM steps t0 -> t1 -> t2 give r = t1 - t0 and
+ * v = t2 - t1 - r; the extrapolation t0 - 2a r + a^2 v with a = -|r|/|v| (clamped to
+ * [-64, -1]; a = -1 is t2 itself) is followed by one more MM step, kept only if that step
+ * moved no more than the second plain step did (otherwise t2 is kept). Every accepted point
+ * is an MM image, so the fixed point and the stopping rule (an MM step that moves no
+ * ln gamma by tol or more) are those of plain MM. lg[n] is the start (a warm start in the
+ * bootstrap) and the result, not centred. Returns the MM steps used. */
 static int pl_fit(const prep *p, const int *w, double prior, double tol, work *ws, int ncomp,
                   double *lg)
 {
     int n = p->n;
-    double *num = ws->num, *den = ws->den, *gam = ws->gam;
+    double *num = ws->num;
+    double *t1 = ws->sq, *t2 = ws->sq + n, *tx = ws->sq + 2 * n, *t3 = ws->sq + 3 * n;
     for (int i = 0; i < n; i++)
         num[i] = prior / 2;
     for (long long c = 0; c < p->ns; c++) {
@@ -607,72 +691,43 @@ static int pl_fit(const prep *p, const int *w, double prior, double tol, work *w
         for (long long o = p->obs_off[p->set_game[c]]; o < p->obs_off[p->set_game[c + 1]]; o++)
             num[p->pl_ent[o]] += wc * p->pl_num[o];
     }
+    size_t bytes = (size_t)n * sizeof *lg;
     int it = 0;
     while (it < PL_MAX_ITER) {
         it++;
+        if (pl_step(p, w, prior, ws, ncomp, lg, t1) < tol) {
+            memcpy(lg, t1, bytes);
+            break;
+        }
+        it++;
+        double d2 = pl_step(p, w, prior, ws, ncomp, t1, t2);
+        if (d2 < tol) {
+            memcpy(lg, t2, bytes);
+            break;
+        }
+        double rr = 0, vv = 0;
         for (int i = 0; i < n; i++) {
-            gam[i] = exp(lg[i]);
-            den[i] = prior / (gam[i] + 1.0);
+            double r = t1[i] - lg[i], v = t2[i] - t1[i] - r;
+            rr += r * r;
+            vv += v * v;
         }
-        for (long long c = 0; c < p->ns; c++) {
-            double wc = w ? w[c] : 1;
-            if (wc == 0)
-                continue;
-            for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++) {
-                long long off = p->obs_off[g];
-                int k = p->game[g].k;
-                const int *e = p->pl_ent + off;
-                const uint8_t *pl = p->pl_place + off;
-                double suf[AR_RANK_MAX_SEATS + 1];
-                suf[k] = 0;
-                for (int r = k - 1; r >= 0; r--)
-                    suf[r] = suf[r + 1] + gam[e[r]];
-                double acc = 0; /* sum of 1/D over the stages of earlier groups */
-                for (int r = 0; r < k;) {
-                    int t = 1;
-                    while (r + t < k && pl[r + t] == pl[r])
-                        t++;
-                    double sg = suf[r] - suf[r + t], rest = suf[r + t];
-                    int stages = r + t == k ? t - 1 : t;
-                    double in_g = 0, out_g = 0;
-                    for (int j = 0; j < stages; j++) {
-                        double f = 1.0 - (double)j / t;
-                        double inv = 1.0 / (rest + f * sg);
-                        out_g += inv;
-                        in_g += f * inv;
-                    }
-                    double add = wc * (acc + in_g);
-                    for (int u = r; u < r + t; u++)
-                        den[e[u]] += add;
-                    acc += out_g;
-                    r += t;
-                }
-            }
+        double a = vv > 0 ? -sqrt(rr / vv) : -1.0;
+        a = a > -1.0 ? -1.0 : a < -64.0 ? -64.0 : a;
+        if (a == -1.0) { /* no acceleration: plain MM from t2 */
+            memcpy(lg, t2, bytes);
+            continue;
         }
-        double delta = 0;
         for (int i = 0; i < n; i++) {
-            double nl = lg[i];
-            if (den[i] > 0 && num[i] > 0)
-                nl = log(num[i] / den[i]);
-            else if (den[i] > 0) /* never chosen, no prior: strength -> 0 */
-                nl = -PL_LOG_CLAMP;
-            if (prior == 0) {
-                if (nl > PL_LOG_CLAMP)
-                    nl = PL_LOG_CLAMP;
-                if (nl < -PL_LOG_CLAMP)
-                    nl = -PL_LOG_CLAMP;
-            }
-            ws->v[i] = nl;
+            double r = t1[i] - lg[i], v = t2[i] - t1[i] - r;
+            double x = lg[i] - 2.0 * a * r + a * a * v;
+            tx[i] = x > 4 * PL_LOG_CLAMP    ? 4 * PL_LOG_CLAMP
+                    : x < -4 * PL_LOG_CLAMP ? -4 * PL_LOG_CLAMP
+                                            : x;
         }
-        pl_gauge(ws, ncomp, prior, ws->v);
-        for (int i = 0; i < n; i++) {
-            double nl = ws->v[i];
-            double d = fabs(nl - lg[i]);
-            if (d > delta)
-                delta = d;
-            lg[i] = nl;
-        }
-        if (delta < tol)
+        it++;
+        double d3 = pl_step(p, w, prior, ws, ncomp, tx, t3);
+        memcpy(lg, d3 <= d2 ? t3 : t2, bytes);
+        if (d3 < tol && d3 <= d2)
             break;
     }
     return it;
