@@ -98,7 +98,7 @@ typedef struct ar_rank_result {
                       centred separately (sum 0 within the component): scores of entrants
                       in different components are not comparable, nor are ranks across them. */
     long long games, sets;
-    int iterations; /* Plackett-Luce MM iterations of the main fit */
+    int iterations; /* Plackett-Luce MM steps of the main fit (SQUAREM-accelerated) */
 } ar_rank_result;
 
 /* Fit both ratings and their intervals. n >= 1 entrants, games[0..ngames) in any order (the
