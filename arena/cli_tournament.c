@@ -22,7 +22,7 @@ void ar_tournament_usage(FILE *out)
         "  journaled (DIR/journal.jsonl) and the results are computed from the journal:\n"
         "  DIR/results.json, DIR/standings.csv, DIR/games.jsonl, records/, logs/, and a table.\n"
         "  --jobs J        sets played at once (default: the file's jobs, else online CPUs)\n"
-        "  --out DIR       output folder (default: the file's out, else tournament-out); it\n"
+        "  --out DIR       output folder (default: the file's out, else results/NAME); it\n"
         "                  must be empty or missing unless --resume\n"
         "  --resume        continue the tournament in DIR (the same file and overrides):\n"
         "                  checks and repairs the journal, plays only the unfinished sets\n"
@@ -148,13 +148,12 @@ int ar_tournament_main(int argc, char **argv)
         goto out;
     }
     size_t hl = (size_t)snprintf(hint, hcap, "arena tournament %s", file);
-    for (int i = 0; i < nsets; i++) {
-        if (ar_tour_set(&t, sets[i], err, sizeof err) < 0) {
-            fprintf(stderr, "arena: %s\n", err);
-            goto out;
-        }
-        hl += (size_t)snprintf(hint + hl, hcap - hl, " --set %s", sets[i]);
+    if (nsets && ar_tour_set_many(&t, sets, nsets, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: %s\n", err);
+        goto out;
     }
+    for (int i = 0; i < nsets; i++)
+        hl += (size_t)snprintf(hint + hl, hcap - hl, " --set %s", sets[i]);
     o.out_dir = out ? out : t.out ? t.out : "tournament-out";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = jobs ? (int)jobs : t.jobs > 0 ? t.jobs : cpus > 0 ? (int)cpus : 1;

@@ -196,7 +196,7 @@ static json_t *config_json(const ar_tour *t)
     json_object_set_new(sb, "minimum", json_string(t->sandbox_min ? t->sandbox_min : ""));
     json_object_set_new(sb, "memory_mb", json_integer(t->memory_mb));
     json_object_set_new(c, "sandbox", sb);
-    if (t->format == AR_FORMAT_GAUNTLET) {
+    if (t->format == AR_FORMAT_GAUNTLET && t->sprt) {
         json_t *sp = json_object();
         json_object_set_new(sp, "s0", json_real(t->sprt_s0));
         json_object_set_new(sp, "s1", json_real(t->sprt_s1));
@@ -231,6 +231,7 @@ static void config_hash(const json_t *config, char out[17])
  * take the same path, so they cannot disagree). */
 typedef struct tinfo {
     int n, k, format, challenger, baseline, bootstrap;
+    int sprt; /* a gauntlet with a sequential test */
     long long deals, max_tables;
     uint64_t seed;
     double s0, s1, alpha, beta;
@@ -285,6 +286,7 @@ static int tinfo_from(const json_t *c, tinfo *ti, char *err, size_t errcap)
         return -EINVAL;
     }
     const json_t *sp = json_object_get(c, "sprt");
+    ti->sprt = ti->format == AR_FORMAT_GAUNTLET && json_is_object(sp);
     ti->s0 = json_number_value(json_object_get(sp, "s0"));
     ti->s1 = json_number_value(json_object_get(sp, "s1"));
     ti->alpha = json_number_value(json_object_get(sp, "alpha"));
@@ -518,7 +520,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     long long counted = prefix;
     int decision = 0;
     double llr = 0;
-    if (ti->format == AR_FORMAT_GAUNTLET) {
+    if (ti->sprt) {
         double *x = ar_xcalloc((size_t)(prefix ? prefix : 1), sizeof *x);
         for (long long q = 0; q < prefix; q++)
             x[q] = set_diff(ti, &g[first[q]], k);
@@ -658,7 +660,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     json_object_set_new(ct, "ahead", ma);
     json_object_set_new(doc, "cross_table", ct);
     double lo = 0, hi = 0;
-    if (ti->format == AR_FORMAT_GAUNTLET) {
+    if (ti->sprt) {
         ar_sprt_bounds(ti->alpha, ti->beta, &lo, &hi);
         json_t *sp = json_object();
         json_object_set_new(sp, "challenger", json_string(ti->names[ti->challenger]));
@@ -800,7 +802,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         }
         printf("duplicate efficiency rho %.2f%s", rr.rho,
                rr.connected ? "" : "; WARNING: the entrants do not all meet (not connected)");
-        if (ti->format == AR_FORMAT_GAUNTLET)
+        if (ti->sprt)
             printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
                    ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
                    llr, lo, hi, counted,
@@ -881,17 +883,15 @@ static void entrants_free(tentrants *te)
     memset(te, 0, sizeof *te);
 }
 
-/* Split and resolve every command: words that are relative paths (with a '/') are taken
- * against the .tour file's folder (the program always, an argument when that file exists). */
+/* Split and resolve every command (ar_tour_argv: a relative program is taken against the
+ * .tour file's folder); an argument that is a relative path to an existing file there (the
+ * script of `python3 bots/x.py`) is made absolute too, so the bot finds it from any folder. */
 static int entrants_make(const ar_tour *t, tentrants *te)
 {
     te->n = t->nentrants;
     te->e = ar_xcalloc((size_t)te->n, sizeof *te->e);
     te->argv = ar_xcalloc((size_t)te->n, sizeof *te->argv);
     te->path = ar_xcalloc((size_t)te->n, sizeof *te->path);
-    char dir[PATH_MAX];
-    if (!t->dir || !realpath(t->dir, dir))
-        snprintf(dir, sizeof dir, "%s", t->dir ? t->dir : ".");
     for (int i = 0; i < te->n; i++) {
         const ar_tour_entrant *en = &t->entrant[i];
         ar_entrant *e = &te->e[i];
@@ -900,30 +900,23 @@ static int entrants_make(const ar_tour *t, tentrants *te)
         e->profile = en->profile && strcmp(en->profile, "auto") != 0 ? en->profile : NULL;
         e->memory_mb = en->memory_mb ? en->memory_mb : t->memory_mb;
         e->startup_ms = en->startup_ms;
-        if (en->command[0] == '@') {
-            if (ar_policy_from_name(en->command + 1, &e->policy) < 0) {
-                fprintf(stderr,
-                        "%s:%d: entrant %s: unknown built-in '%s' (known: @random @greedy)\n",
-                        t->path, en->line, en->name, en->command);
-                return -EINVAL;
-            }
+        if (ar_tour_builtin(t, i, &e->policy)) {
             e->builtin = 1;
             continue;
         }
-        char err[128];
+        char err[256];
         int argc;
-        if (ar_spawn_split(en->command, &te->argv[i], &argc, err, sizeof err) < 0) {
+        if (ar_tour_argv(t, i, &te->argv[i], &argc, err, sizeof err) < 0) {
             fprintf(stderr, "%s:%d: entrant %s: command: %s\n", t->path, en->line, en->name, err);
             return -EINVAL;
         }
-        for (int a = 0; a < argc; a++) {
+        for (int a = 1; a < argc && t->dir; a++) {
             char *w = te->argv[i][a];
-            if (w[0] == '/' || !strchr(w, '/'))
-                continue;
             char cand[PATH_MAX];
-            if (snprintf(cand, sizeof cand, "%s/%s", dir, w) >= (int)sizeof cand)
+            if (w[0] == '/' || !strchr(w, '/') ||
+                snprintf(cand, sizeof cand, "%s/%s", t->dir, w) >= (int)sizeof cand)
                 continue;
-            if (a == 0 || access(cand, F_OK) == 0) {
+            if (access(cand, F_OK) == 0) {
                 free(te->argv[i][a]);
                 te->argv[i][a] = ar_xstrdup(cand);
             }
@@ -1225,7 +1218,7 @@ static void advance_prefix(run *R)
     long long old = R->prefix;
     while (R->prefix < R->s.nsets && R->done[R->prefix])
         R->prefix++;
-    if (R->ti.format != AR_FORMAT_GAUNTLET || R->o->shard_n > 0 || R->decided || R->prefix == old)
+    if (!R->ti.sprt || R->o->shard_n > 0 || R->decided || R->prefix == old)
         return;
     long long used;
     double llr;
