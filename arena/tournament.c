@@ -1181,7 +1181,7 @@ typedef struct run {
     long long games_done, games_total, games_at_start;
     double rel_sum[AR_SCHED_MAX_ENTRANTS];
     long long rel_n[AR_SCHED_MAX_ENTRANTS];
-    double t0, last_plain;
+    double t0, last_plain, last_bar;
     int fatal;
 } run;
 
@@ -1231,6 +1231,9 @@ static void progress(run *R, int final)
     if (R->o->quiet)
         return;
     double now = ar_now_ms();
+    if (R->o->progress && !final && now - R->last_bar < 200)
+        return; /* a terminal line 5 times a second is plenty */
+    R->last_bar = now;
     double secs = (now - R->t0) / 1000.0;
     long long played = R->games_done - R->games_at_start;
     double rate = secs > 0 ? played / secs : 0;
