@@ -28,6 +28,10 @@ int ar_replay_main(int argc, char **argv);
 void ar_replay_usage(FILE *out);
 int ar_checkbot_main(int argc, char **argv);
 void ar_checkbot_usage(FILE *out);
+int ar_tournament_main(int argc, char **argv);
+void ar_tournament_usage(FILE *out);
+int ar_merge_main(int argc, char **argv);
+void ar_merge_usage(FILE *out);
 
 /* ---- Flags ----------------------------------------------------------------------------- */
 

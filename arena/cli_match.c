@@ -19,7 +19,7 @@ void ar_match_usage(FILE *out)
     fprintf(out,
             "usage: arena match --bot CMD [--name NAME] --bot CMD ... [--rules R]\n"
             "                   [--rule OPTION=VALUE]... [--players N] [--games G] [--seed S]\n"
-            "                   [--out DIR] [--on-error forfeit|substitute]\n"
+            "                   [--first-deal D] [--out DIR] [--on-error forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
             "                   [--log-cap BYTES] [--progress] [--quiet]\n"
@@ -36,6 +36,9 @@ void ar_match_usage(FILE *out)
             "  --players N      seats (default 3; 2 for gin)\n"
             "  --games G        games (default 20, rounded up to a multiple of N)\n"
             "  --seed S         match seed (default 1)\n"
+            "  --first-deal D   start at deal D (default 0): plays deals D, D+1, ...; deal d is\n"
+            "                   the same game whatever D, so one game of a long match or of a\n"
+            "                   tournament (docs/tournaments.md) can be replayed on its own\n"
             "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out)\n"
             "  --on-error P     forfeit (default): the erring seat forfeits the game at once;\n"
             "                   substitute: the arena plays for it and the game goes on\n"
@@ -59,6 +62,7 @@ typedef struct match_opts {
     ar_rules_args rules;
     int players;
     long long games;
+    long long first_deal;
     uint64_t seed;
     const char *out_dir;
     int on_error;
@@ -95,6 +99,10 @@ static int parse_args(int argc, char **argv, match_opts *o)
             if (r < 0 || ar_parse_long("--games", v, 1, 1000000000LL, &n) < 0)
                 return AR_EXIT_USAGE;
             o->games = n;
+        } else if ((r = ar_flag(argc, argv, &i, "--first-deal", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--first-deal", v, 0, 1LL << 40, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->first_deal = n;
         } else if ((r = ar_flag(argc, argv, &i, "--bot", &v)) != 0) {
             if (r < 0 || ar_cli_bots_add(&o->bots, "--bot", v) < 0)
                 return AR_EXIT_USAGE;
@@ -222,6 +230,7 @@ int ar_match_main(int argc, char **argv)
         .rules = rules,
         .players = o.players,
         .deals = deals,
+        .first_deal = o.first_deal,
         .games_requested = o.games,
         .seed = o.seed,
         .bots = o.bots.e,

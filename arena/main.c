@@ -23,6 +23,9 @@ static const ar_command commands[] = {
      ar_replay_usage},
     {"check-bot", "check that a bot program speaks the protocol", ar_checkbot_main,
      ar_checkbot_usage},
+    {"tournament", "play a .tour file's tournament (resumable, shardable), rank with error bars",
+     ar_tournament_main, ar_tournament_usage},
+    {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -107,7 +107,7 @@ struct ar_match {
     Okrpb__Action **legal; /* pointers for a Decision */
     Okrpb__Event **evp;    /* pointers for an Events */
     int caplegal, capevp;
-    uint64_t next_id; /* last Decision id */
+    uint64_t next_id; /* last Decision id (decision_id) */
     game gm;
     long long games_done;
     int stopping; /* check-bot: enough decisions */
@@ -238,7 +238,8 @@ static int open_logs(ar_match *m)
             continue;
         char safe[128], path[4096];
         file_safe(e->name, safe, sizeof safe);
-        snprintf(path, sizeof path, "%s/slot%d-%s.log", m->logs_dir, k, safe);
+        snprintf(path, sizeof path, "%s/%sslot%d-%s.log", m->logs_dir,
+                 m->cfg.log_prefix ? m->cfg.log_prefix : "", k, safe);
         m->slots[k].log = fopen(path, "w");
         if (!m->slots[k].log) {
             rc = -errno;
@@ -491,6 +492,18 @@ static int illegal(ar_match *m, int seat, ar_bot *b, uint64_t id, int n, const o
     return CHOSE_OK;
 }
 
+/* Decision ids are (game number + 1) << 32 | decisions asked so far in the game, where the game
+ * number deal * players + rotation does not depend on where the match started: a game asks
+ * its bots the same ids whether it is played in a long match, in a tournament's set, or
+ * alone with --first-deal, so that bots seeding from the id (bots/random) replay it exactly.
+ * Still unique within a process's life, as docs/protocol.md promises. */
+static uint64_t decision_id(ar_match *m)
+{
+    uint64_t game_no = (uint64_t)(m->gm.deal * m->cfg.players + m->gm.rotation);
+    m->next_id++;
+    return ((game_no + 1) << 32) | (m->next_id & 0xffffffffu);
+}
+
 static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
 {
     game *gm = &m->gm;
@@ -506,7 +519,7 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     for (int i = 0; i < n; i++)
         m->legal[i] = okrpb_action_from(m->pa, &m->acts[i]);
     Okrpb__Decision d = OKRPB__DECISION__INIT;
-    uint64_t id = ++m->next_id;
+    uint64_t id = decision_id(m);
     d.id = id;
     d.view = okrpb_view_from(m->pa, &view);
     d.n_legal = (size_t)n;
@@ -637,7 +650,11 @@ static void game_reset(ar_match *m, long long d, int r)
     gm->deal = d;
     gm->rotation = r;
     gm->deal_seed = ar_match_deal_seed(m->cfg.seed, d);
-    ar_match_game_id(gm->id, sizeof gm->id, m->cfg.seed, d, r);
+    if (m->cfg.game_id)
+        m->cfg.game_id(gm->id, sizeof gm->id, d, r, m->cfg.ud);
+    else
+        ar_match_game_id(gm->id, sizeof gm->id, m->cfg.seed, d, r);
+    m->next_id = 0; /* decision ids restart with every game (decision_id) */
     memset(&gm->g, 0, sizeof gm->g);
     gm->forfeits = 0;
     gm->nverdicts = 0;
@@ -705,6 +722,8 @@ static int finish_game(ar_match *m, int played, int completed)
     int rc = ar_record_close(gm->rec, o);
     gm->rec = NULL;
     int rc2 = ar_results_add(m->res, o);
+    if (m->cfg.on_game)
+        m->cfg.on_game(o, m->cfg.ud);
     m->games_done++;
     m->totals.actions += gm->actions;
     for (int s = 0; s < n; s++)
@@ -1157,6 +1176,8 @@ int ar_match_run(ar_match *m)
         .seed = c->seed,
         .deals = c->deals,
         .games_requested = c->games_requested,
+        .first_deal = c->first_deal,
+        .no_summary = c->no_summary,
         .nbots = c->nbots,
         .names = names,
         .commands = cmds,
@@ -1176,7 +1197,7 @@ int ar_match_run(ar_match *m)
         return rc;
     make_bots(m);
 
-    for (long long d = 0; d < c->deals && rc == 0 && !m->stopping; d++)
+    for (long long d = c->first_deal; d < c->first_deal + c->deals && rc == 0 && !m->stopping; d++)
         for (int r = 0; r < c->players && rc == 0 && !m->stopping; r++) {
             rc = play_game(m, d, r);
             if (rc == 0)

@@ -65,6 +65,17 @@ typedef struct ar_match_config {
     uint32_t bye_ms;      /* grace after Bye before SIGKILL */
     uint32_t eof_ms;      /* wait for an exit status after EOF */
     long long stop_after; /* > 0: stop once slot 0 answered this many Decisions or erred */
+    /* ---- tournaments (all zero for a plain match) ---- */
+    long long first_deal; /* play deals first_deal .. first_deal + deals - 1: deal d is the
+                             same deal (seed, game id, decision ids) whatever the first one */
+    /* the game id of (deal, rotation); NULL: ar_match_game_id */
+    void (*game_id)(char *buf, size_t cap, long long deal, int rotation, void *ud);
+    /* called once per finished game (forfeited ones too), after its record is closed; the
+     * outcome and what it points to are only valid during the call */
+    void (*on_game)(const ar_game_outcome *o, void *ud);
+    void *ud;               /* for game_id and on_game */
+    int no_summary;         /* 1: write records/ and logs/ but no games.jsonl or results.json */
+    const char *log_prefix; /* prepended to the DIR/logs file names (NULL: none) */
 } ar_match_config;
 
 typedef struct ar_match ar_match;

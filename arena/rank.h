@@ -9,9 +9,11 @@
 #ifndef AR_RANK_H
 #define AR_RANK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-enum { AR_RANK_MAX_SEATS = 8 };
+/* n is capped because the score fit keeps a dense n x n system (32 MiB at the cap). */
+enum { AR_RANK_MAX_SEATS = 8, AR_RANK_MAX_ENTRANTS = 2048 };
 
 /* One finished game. Entrants are 0..n-1. */
 typedef struct ar_rank_game {
@@ -21,6 +23,9 @@ typedef struct ar_rank_game {
     double score[AR_RANK_MAX_SEATS];      /* final total per seat, points */
     uint8_t placement[AR_RANK_MAX_SEATS]; /* 1 = best; tied seats share the better place */
 } ar_rank_game;
+/* Placements must be competition ranks: each seat's place is 1 + the number of seats placed
+ * strictly better (1 2 2 4, never 1 2 2 3); anything else is -EINVAL. Seat s of every game of
+ * a set is assumed to hold the same cards (the set's rotations), which rho relies on. */
 
 typedef struct ar_rank_opts {
     int bootstrap;      /* replicates, e.g. 1000; 0: no intervals (they are NaN) */
@@ -29,6 +34,14 @@ typedef struct ar_rank_opts {
                            an average entrant, so that perfect records have a finite rating
                            (e.g. 1.0) */
 } ar_rank_opts;
+/* prior_games in detail (ranking.md 5.3): every entrant gets prior_games virtual 2-player
+ * games against a virtual entrant of strength 1, each counted as half a win and half a loss
+ * (1.0 = one pseudo-win of 0.5 and one pseudo-loss of 0.5). It also gives entrants in
+ * disconnected parts of the field finite, comparable-in-scale ratings, shrunk towards 0.
+ * 0 is allowed: ratings are then the plain MLE, which does not exist for a perfect record
+ * (or a perfect loser): the fit then runs to its iteration cap (20000 MM iterations, in every
+ * bootstrap replicate: slow on big fields) and reports a large, arbitrary rating.
+ * ar_rank_fit accepts o == NULL: {0, 0, 1.0}. */
 
 /* One entrant's standing. Intervals are 95% percentile intervals of the bootstrap. */
 typedef struct ar_rank_entry {
@@ -42,10 +55,14 @@ typedef struct ar_rank_entry {
     /* Plackett-Luce on placements, Elo scale (400/ln 10 per unit of log-strength), mean 0 */
     double elo, elo_lo, elo_hi;
     int rank;             /* 1-based, by score (ties broken by elo, then index) */
-    int rank_lo, rank_hi; /* 95% interval of the rank over the bootstrap */
+    int rank_lo, rank_hi; /* 95% interval of the rank over the bootstrap (0 without one) */
     double p_next;        /* share of replicates in which this entrant's score rating beats
                              that of the entrant ranked just below it; NaN for the last */
 } ar_rank_entry;
+/* Ties in placements (Plackett-Luce): the log-likelihood of a game is averaged over the
+ * orders in which each tied group could be broken, with Efron's approximation for the
+ * denominators: exact without ties and for two seats tied for last (half a win each). An
+ * entrant with no games has score 0, log-strength at the prior's centre, and NaN means. */
 
 /* Head-to-head of entrants i and j over the games where both sat at the same table. */
 typedef struct ar_rank_pair {
@@ -54,6 +71,9 @@ typedef struct ar_rank_pair {
                                       the sets they shared; NaN when games == 0 */
     double ahead;                  /* share of those games i placed better than j (ties 1/2) */
 } ar_rank_pair;
+/* The pair's interval is a cluster bootstrap (o->bootstrap replicates) over the sets the pair
+ * shared, separate from the entrants' one; NaN without a bootstrap or with fewer than 2
+ * shared sets. pair[j * n + i] mirrors pair[i * n + j]; the diagonal is games 0, NaN. */
 
 typedef struct ar_rank_result {
     int n;                                 /* entrants */
@@ -61,18 +81,31 @@ typedef struct ar_rank_result {
     int *order;                            /* [n]: entrant indices by rank, best first */
     ar_rank_pair *pair;                    /* [n * n]: pair[i * n + j] */
     int k_max;                             /* largest table seen */
-    double seat_effect[AR_RANK_MAX_SEATS]; /* mean relative score of each seat, points */
+    double seat_effect[AR_RANK_MAX_SEATS]; /* mean relative score of each seat, points (NaN
+                                              for seats no game had). Not a term of the score
+                                              model: with every set played in all k rotations
+                                              each entrant sits every seat equally often, so
+                                              seat effects cancel from the ratings. */
     /* duplicate efficiency: rho = 1 - var(set-centred relative score) / var(relative
      * score); the games needed for a given precision shrink by about (1 - rho) */
     double var_relative, var_set_centred, rho;
-    int connected; /* 1 if the co-play graph joins every entrant */
+    /* var_relative: mean of the squared relative scores over all seats of all games;
+     * var_set_centred: relative scores minus their (set, seat) mean, sum of squares over
+     * degrees of freedom (group size - 1), so rho ~ 0 when the deal explains nothing and
+     * ~ 1 when it explains everything. NaN if no set has 2 games. */
+    int connected; /* 1 if the co-play graph joins every entrant (an entrant without games
+                      is not joined). If 0, each connected component's score ratings are
+                      centred separately (sum 0 within the component): scores of entrants
+                      in different components are not comparable, nor are ranks across them. */
     long long games, sets;
-    int iterations; /* Plackett-Luce MM iterations of the main fit */
+    int iterations; /* Plackett-Luce MM steps of the main fit (SQUAREM-accelerated) */
 } ar_rank_result;
 
 /* Fit both ratings and their intervals. n >= 1 entrants, games[0..ngames) in any order (the
- * result does not depend on it). Returns 0, or -EINVAL (bad input, message in err) or
- * -ENOMEM. On success free r with ar_rank_free. */
+ * result does not depend on it). Returns 0, or -EINVAL (bad input, message in err naming the
+ * game's index in `games`) or -ENOMEM. r is overwritten, not freed first. On success free r
+ * with ar_rank_free; on failure r is left zeroed. Cost: O(sum k^2 + n^3) for the score fit,
+ * O(sum k) per MM iteration, and both again per bootstrap replicate (bench/bench_rank.c). */
 int ar_rank_fit(const ar_rank_game *games, long long ngames, int n, const ar_rank_opts *o,
                 ar_rank_result *r, char *err, size_t errcap);
 void ar_rank_free(ar_rank_result *r); /* accepts a zeroed or freed result */

@@ -428,6 +428,8 @@ ar_results *ar_results_new(const ar_results_info *info)
         fprintf(stderr, "arena: --out: cannot create '%s': %s\n", r->records_dir, strerror(-rc));
         goto err;
     }
+    if (info->no_summary)
+        return r;
     char *path = ar_xmalloc(n);
     snprintf(path, n, "%s/games.jsonl", info->out_dir);
     r->games = fopen(path, "w");
@@ -517,13 +519,14 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
         a->game_cpu_ms += o->cpu_ms[s];
         a->substituted += o->substituted[s];
         /* score difference vs the field: own total minus the mean of the other seats' */
-        if (n > 1 && o->deal >= 0 && o->deal < (r->info.deals > 0 ? r->info.deals : 1)) {
+        long long di = o->deal - r->info.first_deal;
+        if (n > 1 && di >= 0 && di < (r->info.deals > 0 ? r->info.deals : 1)) {
             double others = 0;
             for (int t = 0; t < n; t++)
                 if (t != s)
                     others += o->final_total[t];
-            a->deal_sum[o->deal] += o->final_total[s] - others / (n - 1);
-            a->deal_n[o->deal]++;
+            a->deal_sum[di] += o->final_total[s] - others / (n - 1);
+            a->deal_n[di]++;
         }
     }
 
@@ -592,7 +595,7 @@ static int deal_diffs(const ar_results *r, int b, double *out)
 
 int ar_results_finish(ar_results *r, const ar_match_totals *t)
 {
-    if (!r->out_dir)
+    if (!r->out_dir || r->info.no_summary)
         return 0;
     json_t *doc = json_object();
     json_object_set_new(doc, "arena_version", json_string(AR_VERSION));
@@ -605,6 +608,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
     json_object_set_new(doc, "rules", rules);
     json_object_set_new(doc, "players", json_integer(r->info.players));
     json_object_set_new(doc, "seed", json_u64(r->info.seed));
+    json_object_set_new(doc, "first_deal", json_integer(r->info.first_deal));
     json_object_set_new(doc, "deals", json_integer(r->info.deals));
     json_object_set_new(doc, "games_requested", json_integer(r->info.games_requested));
     json_object_set_new(doc, "games_scheduled", json_integer(r->info.deals * r->info.players));
@@ -784,7 +788,7 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
         fprintf(out, "%lld decisions in %.2f s (%.0f decisions/s)%s\n", t->decisions, t->seconds,
                 t->seconds > 0 ? (double)t->decisions / t->seconds : 0.0,
                 t->interrupted ? ", interrupted" : "");
-    if (r->out_dir)
+    if (r->out_dir && !r->info.no_summary)
         fprintf(out, "results: %s/results.json, games: %s/games.jsonl, records: %s/\n", r->out_dir,
                 r->out_dir, r->records_dir);
 }

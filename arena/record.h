@@ -119,6 +119,8 @@ typedef struct ar_results_info {
     int players;
     uint64_t seed;
     long long deals, games_requested;
+    long long first_deal; /* deals first_deal .. first_deal + deals - 1 */
+    int no_summary;       /* 1: records/ only, no games.jsonl or results.json */
     int nbots;
     const char *const *names;    /* per bot */
     const char *const *commands; /* per bot */

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 enum { AR_SCHED_MAX_SEATS = 8, AR_SCHED_MAX_ENTRANTS = 1024 };
+/* Largest max_tables accepted: the balanced design costs about tables x entrants x seats. */
+enum { AR_SCHED_MAX_TABLES = 20000 };
 
 typedef enum ar_format {
     AR_FORMAT_ROUND_ROBIN = 0, /* every k-subset, or a balanced design when there are too many */
@@ -35,9 +37,14 @@ typedef struct ar_schedule_opts {
                              the field is just the baseline), so that the challenger and the
                              baseline are compared on the same deals and opponents */
     long long deals;      /* deals per table (each played k times) */
-    long long max_tables; /* round robin: use every k-subset when C(n, k) <= max_tables, else
-                             a balanced design of max_tables tables in which every pair of
-                             entrants meets as equally as possible (counts differ by <= 2) */
+    long long max_tables; /* 1..AR_SCHED_MAX_TABLES. Round robin: use every k-subset when
+                             C(n, k) <= max_tables, else a balanced design of max_tables tables
+                             in which every entrant sits at the same number of tables within 1
+                             and every pair of entrants meets as equally as possible (counts
+                             differ by <= 2). Gauntlet: the same over the field (the seats the
+                             challenger and baseline leave), with the table count rounded down
+                             to a multiple of field / gcd(field, free seats) when it is at
+                             least that, so every field member plays equally often. */
     uint64_t seed;        /* tournament seed: deal seeds and seat orders derive from it */
 } ar_schedule_opts;
 
@@ -69,8 +76,11 @@ typedef struct ar_set_plan {
 
 /* Build the plan. Returns 0, or -EINVAL with a message in err (n < k, k out of range, ...),
  * or -ENOMEM. The circular orders vary across deals (k = 3: both orders alternate; k = 4:
- * the six orders in turn; k >= 5: a seeded shuffle per deal) so that nobody always sits
- * downstream of the same neighbour. Free with ar_schedule_free. */
+ * the six orders in turn; k >= 5: a seeded shuffle per deal and table) so that nobody always
+ * sits downstream of the same neighbour. For k = 3 and 4 table t on deal d uses order
+ * (d + t) mod 2 (or 6), so consecutive tables start from different orders and every
+ * (k - 1)! consecutive deals of a table use each circular order once. Free with
+ * ar_schedule_free. */
 int ar_schedule_make(const ar_schedule_opts *o, ar_schedule *s, char *err, size_t errcap);
 void ar_schedule_free(ar_schedule *s); /* accepts a zeroed or freed schedule */
 
@@ -83,6 +93,9 @@ int ar_schedule_seat(const ar_set_plan *p, int k, int seat, int rotation);
 /* Is set `set` part of shard K of N (0 <= K < N)? Sets are dealt to shards round-robin
  * (set % N == K), so shards get equal work. */
 int ar_schedule_in_shard(long long set, int shard_k, int shard_n);
+
+/* C(n, k), or INT64_MAX when it does not fit (0 when k > n or k < 0). */
+long long ar_schedule_choose(int n, int k);
 
 /* "t<seed>-s<set>-d<deal>-T<table>-r<rotation>": unique within a tournament. */
 void ar_schedule_game_id(char *buf, size_t cap, uint64_t seed, const ar_set_plan *p, int rotation);

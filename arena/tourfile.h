@@ -1,4 +1,4 @@
-/* tourfile.h - tournament files (tournaments/*.tour): an INI file read with libinih, checked
+/* tourfile.h - tournament files (tournaments/NAME.tour): an INI file read with libinih, checked
  * completely before anything runs. Every error names FILE:LINE. The format is documented in
  * docs/tournaments.md; in short:
  *
@@ -12,6 +12,15 @@
  *   [entrant NAME]          command, profile (auto | native | interpreted | none),
  *                           memory_mb, startup_ms            (one section per entrant)
  *
+ * Required: rules, seats, at least `seats` entrants, a command per entrant, and challenger
+ * for a gauntlet. Defaults: name = the file name without .tour, format = round-robin,
+ * deals = 1, max_tables = 2000, seed = 1, out = results/<name>, jobs = 0, bootstrap = 1000,
+ * clocks 10000/1000/10000/5000 ms and errors forfeit/random/0.5 (those of `arena match`),
+ * minimum = off (no minimum), memory_mb = 0 (the sandbox's default), alpha = beta = 0.05.
+ * A key may appear once (rule: any number of times, applied in order after the preset);
+ * [sprt] without both s0 and s1 is an error. Numbers are strict decimal; seed may be 0x hex.
+ * Values end at an inline " ;" comment (inih); lines are at most 4093 characters.
+ *
  * Relative program paths in `command` are taken against the directory of the .tour file.
  * Any key can be overridden from the command line as section.key=value (the entrant
  * sections as entrant.NAME.key=value). Pure apart from reading the one file. */
@@ -23,10 +32,11 @@
 
 #include "bot.h"
 #include "okr/okr.h"
+#include "policy.h"
 
 typedef struct ar_tour_entrant {
     char *name;          /* [entrant NAME] */
-    char *command;       /* as written */
+    char *command;       /* as written ("@random" / "@greedy": a built-in policy) */
     char *profile;       /* "auto" unless given */
     uint32_t memory_mb;  /* 0: the [sandbox] default */
     uint32_t startup_ms; /* 0: the [clocks] default */
@@ -35,7 +45,7 @@ typedef struct ar_tour_entrant {
 
 typedef struct ar_tour {
     char *path; /* the file as given */
-    char *dir;  /* its directory, for relative commands */
+    char *dir;  /* its directory, absolute (realpath), for relative commands */
     char *name;
     okr_rules rules;
     char *rules_text; /* okr_rules_format of rules: every option */
@@ -55,8 +65,11 @@ typedef struct ar_tour {
     char *sandbox_min; /* "full" | "no-cgroups" | "rootless" | "seccomp-only" | "off" */
     uint32_t memory_mb;
     double sprt_s0, sprt_s1, sprt_alpha, sprt_beta;
+    int sprt; /* 1: [sprt] gave s0 < s1 (gauntlet only); 0: no sequential test */
     ar_tour_entrant *entrant;
     int nentrants;
+    struct ar_tour_src *src; /* private: the text of every key and where it came from, so
+                                that ar_tour_set can re-check and name lines */
 } ar_tour;
 
 /* Read and check path. Returns 0, or -errno with "FILE:LINE: what is wrong" in err (for a
@@ -70,9 +83,26 @@ int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap);
  * -EINVAL with a message ("--set tournament.sed=7: unknown key") in err. */
 int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap);
 
+/* Apply n overrides in order, then check once: for overrides that only make sense together
+ * (--set tournament.format=gauntlet --set tournament.challenger=x), which one at a time
+ * would refuse. All or nothing: on error the tour is unchanged. Give the command line's
+ * --set values to this, not to ar_tour_set one by one. */
+int ar_tour_set_many(ar_tour *t, const char *const *assignments, int n, char *err, size_t errcap);
+
 void ar_tour_free(ar_tour *t); /* accepts a zeroed or freed tour */
 
 /* Index of the entrant called name, or -1. */
 int ar_tour_find(const ar_tour *t, const char *name);
+
+/* Is entrant i a built-in policy ("@random", "@greedy")? Returns 1 and sets *policy (if not
+ * NULL), else 0. */
+int ar_tour_builtin(const ar_tour *t, int i, ar_policy *policy);
+
+/* Entrant i's command split into an argv (ar_spawn_split), with a relative program path
+ * (a first word containing '/', like ./bot or bots/x.py) made absolute against t->dir; a bare
+ * word (python3) is left for the PATH lookup. Free with ar_spawn_argv_free. Returns 0, or
+ * -EINVAL with a message (built-in, empty command, unterminated quote). */
+int ar_tour_argv(const ar_tour *t, int i, char ***argv_out, int *argc_out, char *err,
+                 size_t errcap);
 
 #endif

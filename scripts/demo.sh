@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# demo.sh - install what is missing, build into build/, run a self-play demo.
-# Exit status: the arena's.
+# demo.sh - install what is missing, build into build/, run the demo tournament
+# (tournaments/demo.tour: the starter bots of every language, about a minute on 2 cores).
+# Its results go to demo-out/ (replaced on every run). Exit status: the arena's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -8,6 +9,7 @@ bash scripts/install-deps.sh
 cmake -S . -B build
 cmake --build build -j "$(nproc)"
 
+rm -rf demo-out
 status=0
-build/arena/arena selfplay || status=$?
+build/arena/arena tournament tournaments/demo.tour --out demo-out || status=$?
 exit "$status"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# tourfiles.sh BUILD_DIR - every shipped tournaments/*.tour file is read and scheduled
+# (`arena tournament FILE --plan`); a malformed file gets FILE:LINE and exit 2; a bad --set
+# and a bad --shard are refused.
+source "$(dirname "$0")/lib.bash" "$@"
+
+# The files name their bots relative to themselves (../build/bots/..., ../bots/...,
+# ../submissions/NAME/...): lay out a copy of the repository around this build folder, with
+# an executable stand-in for every student's submission of class-ladder.tour.
+mkdir -p "$TMP/repo/tournaments"
+cp "$SRC"/tournaments/*.tour "$TMP/repo/tournaments/"
+ln -s "$BUILD" "$TMP/repo/build"
+ln -s "$SRC/bots" "$TMP/repo/bots"
+for f in $(sed -n 's#^command = [a-z0-9]* *\.\./\(submissions/[^ ]*\).*#\1#p; s#^command = \.\./\(submissions/[^ ]*\).*#\1#p' "$SRC/tournaments/class-ladder.tour"); do
+    mkdir -p "$TMP/repo/$(dirname "$f")"
+    printf '#!/bin/sh\nexit 0\n' > "$TMP/repo/$f"
+    chmod +x "$TMP/repo/$f"
+done
+n=0
+for f in "$TMP"/repo/tournaments/*.tour; do
+    n=$((n + 1))
+    "$ARENA" tournament "$f" --plan > "$TMP/plan.txt" 2> "$TMP/plan.err"
+    check "$(basename "$f"): parsed and scheduled" test $? -eq 0 || cat "$TMP/plan.err"
+    check "$(basename "$f"): has sets" grep -Eq "[1-9][0-9]* sets" "$TMP/plan.txt"
+done
+check "tournaments/ ships .tour files" test "$n" -ge 5
+
+printf '[tournament]\nrules = gin\nseats = 2\nbogus_key = 3\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @random\n' > "$TMP/bad.tour"
+"$ARENA" tournament "$TMP/bad.tour" --plan 2> "$TMP/bad.err"
+check "a malformed file: exit 2" test $? -eq 2
+check "... with FILE:LINE" grep -q "bad.tour:4" "$TMP/bad.err"
+printf '[tournament]\nrules = gin\nseats = 2\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @random\n' > "$TMP/ok.tour"
+"$ARENA" tournament "$TMP/ok.tour" --plan --set tournament.sed=3 2> "$TMP/set.err"
+check "a bad --set: exit 2" test $? -eq 2
+"$ARENA" tournament "$TMP/ok.tour" --plan --shard 3/3 2> "$TMP/shard.err"
+check "a bad --shard: exit 2" test $? -eq 2
+check "... saying why" grep -q "0 <= K < N" "$TMP/shard.err"
+printf '[tournament]\nrules = gin\nseats = 2\n[entrant a]\ncommand = ./no-such-bot\n[entrant b]\ncommand = @random\n' > "$TMP/nobot.tour"
+"$ARENA" tournament "$TMP/nobot.tour" --out "$TMP/nb" 2> "$TMP/nobot.err"
+check "a missing bot program: exit 2" test $? -eq 2
+check "... with FILE:LINE" grep -q "nobot.tour:5: .*no-such-bot: no such file" "$TMP/nobot.err"
+finish
