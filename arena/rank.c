@@ -914,7 +914,19 @@ static int pairs_fit(const prep *p, const ar_rank_opts *o, ar_rank_result *r)
 
 /* ---- Descriptive statistics ------------------------------------------------------------- */
 
-static int describe(const prep *p, ar_rank_result *r)
+/* Residual of seat s of game g under the score model: relative score minus what the ratings
+ * predict for it (own rating minus the table's mean rating). */
+static double residual(const prep *p, const double *theta, long long g, int s)
+{
+    const ar_rank_game *x = &p->game[g];
+    double mean = 0;
+    for (int t = 0; t < x->k; t++)
+        mean += theta[x->entrant[t]];
+    mean /= x->k;
+    return p->y[p->obs_off[g] + s] - (theta[x->entrant[s]] - mean);
+}
+
+static int describe(const prep *p, const double *theta, ar_rank_result *r)
 {
     int n = p->n;
     long long *last_set = malloc((size_t)n * sizeof *last_set);
@@ -950,7 +962,8 @@ static int describe(const prep *p, ar_rank_result *r)
                 sum_rel[e] += y;
                 seat_sum[s] += y;
                 seat_n[s]++;
-                ss_rel += y * y;
+                double e_res = residual(p, theta, g, s);
+                ss_rel += e_res * e_res;
             }
         }
     for (int i = 0; i < n; i++) {
@@ -964,11 +977,13 @@ static int describe(const prep *p, ar_rank_result *r)
     free(sum_place);
     free(sum_rel);
 
-    /* rho. Within a set every seat holds the same cards in every rotation, so the mean
-     * relative score of (set, seat) is the deal's (and the seat's) share; what is left after
-     * subtracting it is skill and play noise. The within-group sum of squares is divided by
-     * its degrees of freedom (count - 1 per group), so that with no deal effect at all rho is
-     * 0 in expectation, not 1/rotations. */
+    /* rho, on the residuals of the score model (the ratings' skill taken out, else the skill
+     * differences between the entrants who held a seat's cards would count as deal luck and
+     * rho could go negative). Within a set every seat holds the same cards in every rotation,
+     * so the mean residual of (set, seat) is the deal's (and the seat's) share; what is left
+     * after subtracting it is play noise. The within-group sum of squares is divided by its
+     * degrees of freedom (count - 1 per group), so that with no deal effect at all rho is 0
+     * in expectation, not 1/rotations. */
     double ss_within = 0;
     long long dof = 0;
     for (long long c = 0; c < p->ns; c++)
@@ -977,7 +992,7 @@ static int describe(const prep *p, ar_rank_result *r)
             long long m = 0;
             for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++)
                 if (s < p->game[g].k) {
-                    sum += p->y[p->obs_off[g] + s];
+                    sum += residual(p, theta, g, s);
                     m++;
                 }
             if (m < 2)
@@ -985,7 +1000,7 @@ static int describe(const prep *p, ar_rank_result *r)
             double mean = sum / (double)m;
             for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++)
                 if (s < p->game[g].k) {
-                    double d = p->y[p->obs_off[g] + s] - mean;
+                    double d = residual(p, theta, g, s) - mean;
                     ss_within += d * d;
                 }
             dof += m - 1;
@@ -1061,15 +1076,15 @@ int ar_rank_fit(const ar_rank_game *games, long long ngames, int n, const ar_ran
 
     r->games = p.ng;
     r->sets = p.ns;
-    rc = describe(&p, r);
-    if (rc) {
-        fail(err, errcap, rc, "rank: out of memory");
-        goto out;
-    }
 
     /* Main fits. */
     int ncomp = ls_fit(&p, NULL, &ws, theta);
     r->connected = ncomp == 1;
+    rc = describe(&p, theta, r);
+    if (rc) {
+        fail(err, errcap, rc, "rank: out of memory");
+        goto out;
+    }
     for (int i = 0; i < n; i++)
         lg_main[i] = 0;
     r->iterations = pl_fit(&p, NULL, o->prior_games, PL_TOL_MAIN, &ws, ncomp, lg_main);

@@ -86,13 +86,14 @@ typedef struct ar_rank_result {
                                               model: with every set played in all k rotations
                                               each entrant sits every seat equally often, so
                                               seat effects cancel from the ratings. */
-    /* duplicate efficiency: rho = 1 - var(set-centred relative score) / var(relative
-     * score); the games needed for a given precision shrink by about (1 - rho) */
+    /* duplicate efficiency: rho = 1 - var_set_centred / var_relative, on the residuals of
+     * the score model (relative score minus rating minus the table's mean rating): the games
+     * needed for a given precision shrink by about (1 - rho) */
     double var_relative, var_set_centred, rho;
-    /* var_relative: mean of the squared relative scores over all seats of all games;
-     * var_set_centred: relative scores minus their (set, seat) mean, sum of squares over
-     * degrees of freedom (group size - 1), so rho ~ 0 when the deal explains nothing and
-     * ~ 1 when it explains everything. NaN if no set has 2 games. */
+    /* var_relative: mean of the squared residuals over all seats of all games;
+     * var_set_centred: residuals minus their (set, seat) mean, sum of squares over degrees of
+     * freedom (group size - 1), so rho ~ 0 when the deal explains nothing and ~ 1 when it
+     * explains everything, whatever the skill differences. NaN if no set has 2 games. */
     int connected; /* 1 if the co-play graph joins every entrant (an entrant without games
                       is not joined). If 0, each connected component's score ratings are
                       centred separately (sum 0 within the component): scores of entrants

@@ -589,6 +589,17 @@ static void test_rho(void **state)
     assert_true(fabs(r.var_set_centred / (900 * 0.75) - 1) < 0.1);
     ar_rank_free(&r);
     free(g);
+    /* big skill differences and no deal effect: still rho ~ 0 (the ratings are taken out
+     * before the deal's share is measured; on raw relative scores this came out near -0.3) */
+    const double spread[4] = {150, 50, -50, -150};
+    s.skill = spread;
+    g = simulate(&s, &m);
+    fit_ok(g, m, 4, NULL, &r);
+    print_message("rho (skill, no deal) %.4f\n", r.rho);
+    assert_true(fabs(r.rho) < 0.08);
+    ar_rank_free(&r);
+    free(g);
+    s.skill = zero;
     /* half and half: rho ~ 1/2 */
     s.deal_sd = 30;
     g = simulate(&s, &m);
