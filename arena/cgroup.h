@@ -54,6 +54,10 @@ int ar_cgroup_kill(ar_cgroup *c);
 /* Kill, wait (bounded) until empty, remove every directory, free. Accepts NULL. */
 void ar_cgroup_free(ar_cgroup *c);
 
+/* The i-th directory of c (v2: the one; v1: memory, pids, cpuacct, then the controller-less
+ * v2 one of hybrid hosts), or NULL past the last. For diagnostics and tests. */
+const char *ar_cgroup_path(const ar_cgroup *c, int i);
+
 /* Remove the leftovers of arenas that died: directories okarena-<pid>-* whose pid is not
  * running (their tasks are killed first). Returns how many directories were removed. */
 int ar_cgroup_sweep(void);
