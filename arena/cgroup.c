@@ -180,9 +180,12 @@ static void find_layout(layout *L)
         if (!c2)
             continue;
         *c1 = *c2 = '\0';
-        const char *ctrls = c1 + 1, *path = c2 + 1;
+        const char *ctrls = c1 + 1;
+        const char *path = c2 + 1;
         char cand[PATH_MAX];
         struct stat st;
+        if (strcmp(path, "/") == 0)
+            path = ""; /* the root: no trailing slash in messages */
         if (strcmp(line, "0") == 0 && !ctrls[0] && L->v2_mount[0]) {
             if (snprintf(cand, sizeof cand, "%s%s", L->v2_mount, path) < (int)sizeof cand &&
                 stat(cand, &st) == 0 && S_ISDIR(st.st_mode))

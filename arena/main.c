@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_sandbox.h"
 
 typedef struct ar_command {
     const char *name;
@@ -23,6 +24,8 @@ static const ar_command commands[] = {
      ar_replay_usage},
     {"check-bot", "check that a bot program speaks the protocol", ar_checkbot_main,
      ar_checkbot_usage},
+    {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
+     ar_sandbox_main, ar_sandbox_usage},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

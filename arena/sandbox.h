@@ -30,7 +30,35 @@ typedef struct ar_sb_caps {
     char summary[512]; /* one line: "sandbox: full (user pid net mount ipc uts namespaces,
                           seccomp, rlimits, cgroup v1 memory+pids)" */
     char missing[512]; /* why a better mode is not possible, "" if full */
+    /* Added after the contract: details for `arena sandbox`. */
+    int userns_unpriv; /* as root: could an unprivileged user (nobody) create a user
+                          namespace? (rootless mode for other users); -1 = not tested */
+    int ipcns, utsns;
+    char why[16][256]; /* per capability (AR_SBC_*): how it was tested, or why it failed */
 } ar_sb_caps;
+
+/* The capabilities, in the order `arena sandbox` prints them. */
+enum {
+    AR_SBC_ROOT,
+    AR_SBC_USERNS,
+    AR_SBC_USERNS_UNPRIV,
+    AR_SBC_PIDNS,
+    AR_SBC_NETNS,
+    AR_SBC_MNTNS,
+    AR_SBC_IPCNS,
+    AR_SBC_UTSNS,
+    AR_SBC_NNP,
+    AR_SBC_SECCOMP,
+    AR_SBC_CGROUP,
+    AR_SBC_CLONE_INTO_CGROUP,
+    AR_SBC_CGROUP_KILL,
+    AR_SBC_PIDFD,
+    AR_SBC_LANDLOCK,
+    AR_SBC_N
+};
+/* Name ("userns") and value (0/1, cgroup version, Landlock ABI; -1 not tested) of one. */
+const char *ar_sb_cap_name(int cap);
+int ar_sb_cap_value(const ar_sb_caps *c, int cap);
 
 /* Run the probe (once per process; later calls copy the cached result). Forks throwaway
  * children, so call it before starting threads or an event loop. Returns 0 (c filled) or
