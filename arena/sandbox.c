@@ -607,7 +607,7 @@ static int probe(ar_sb_caps *c)
                       AR_SBC_MNTNS,  AR_SBC_IPCNS, AR_SBC_UTSNS};
         for (int i = 0; i < 6; i++)
             if (!ar_sb_cap_value(c, caps[i]) && !(caps[i] == AR_SBC_USERNS && c->root)) {
-                char m[256];
+                char m[512];
                 snprintf(m, sizeof m, "%s: %s", cap_names[caps[i]], c->why[caps[i]]);
                 append(c->missing, sizeof c->missing, m);
                 if (caps[i] == AR_SBC_USERNS)
@@ -619,7 +619,7 @@ static int probe(ar_sb_caps *c)
             }
     }
     if (c->cgroup == 0) {
-        char m[256];
+        char m[512];
         snprintf(m, sizeof m, "no cgroups: %s", c->why[AR_SBC_CGROUP]);
         append(c->missing, sizeof c->missing, m);
     }
