@@ -144,6 +144,11 @@ static int make_absolute(const char *path, char *out, size_t cap)
 
 int ar_spawn_resolve(const char *name, char *out, size_t cap)
 {
+    return ar_spawn_resolve_in(name, getenv("PATH"), out, cap);
+}
+
+int ar_spawn_resolve_in(const char *name, const char *path, char *out, size_t cap)
+{
     if (!name || !*name)
         return -ENOENT;
     if (strchr(name, '/')) {
@@ -152,7 +157,6 @@ int ar_spawn_resolve(const char *name, char *out, size_t cap)
             return rc == -ENOENT || rc == -ENOTDIR ? -ENOENT : rc;
         return make_absolute(name, out, cap);
     }
-    const char *path = getenv("PATH");
     if (!path)
         path = "/usr/bin:/bin";
     int found_denied = 0;
@@ -348,6 +352,9 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
 
 char **ar_spawn_jail_sdk_env(void)
 {
+    /* defaults: the generated code in this checkout's build folder (the SDKs would look for
+     * it in <repo>/build only) */
+    static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
     strlist l = {0};
     char buf[PATH_MAX + 64];
     for (int i = 0; sdk_vars[i]; i++) {
@@ -355,6 +362,13 @@ char **ar_spawn_jail_sdk_env(void)
         if (v && *v && strlen(v) < PATH_MAX) {
             snprintf(buf, sizeof buf, "%s=%s", sdk_vars[i], v);
             sl_push(&l, buf);
+        } else if (i < 2 && AR_BINARY_DIR[0]) {
+            struct stat st;
+            snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(buf, sizeof buf, "%s=%s/%s", sdk_vars[i], AR_BINARY_DIR, bin_rel[i]);
+                sl_push(&l, buf);
+            }
         }
     }
     if (!l.v)

@@ -27,6 +27,8 @@ void ar_spawn_argv_free(char **argv); /* accepts NULL */
  * result must be a regular file we may execute. Writes the absolute path to out.
  * Returns 0, -ENOENT (not found), -EACCES (found but not executable), or -ENAMETOOLONG. */
 int ar_spawn_resolve(const char *name, char *out, size_t cap);
+/* The same with an explicit search list (NULL: "/usr/bin:/bin"). */
+int ar_spawn_resolve_in(const char *name, const char *path, char *out, size_t cap);
 
 /* ---- Processes ------------------------------------------------------------------------- */
 
