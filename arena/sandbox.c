@@ -628,12 +628,12 @@ static int probe(ar_sb_caps *c)
 
     char ns[128] = "";
     if (ns_all)
-        snprintf(ns, sizeof ns, "%snamespaces (pid net mount ipc uts), ", c->userns ? "user " : "");
+        snprintf(ns, sizeof ns, "%spid net mount ipc uts namespaces, ", c->userns ? "user " : "");
     char cg[64] = "";
     if (c->mode == AR_SB_FULL)
         snprintf(cg, sizeof cg, ", cgroup v%d memory+pids", c->cgroup);
     if (c->mode == AR_SB_OFF)
-        snprintf(c->summary, sizeof c->summary, "sandbox: off (nothing works: %s)", c->missing);
+        snprintf(c->summary, sizeof c->summary, "sandbox: off (nothing works: %.400s)", c->missing);
     else
         snprintf(c->summary, sizeof c->summary, "sandbox: %s (%sseccomp, rlimits%s)",
                  mode_names[c->mode], c->mode >= AR_SB_ROOTLESS ? ns : "", cg);
