@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -623,6 +624,13 @@ static void *sleeper(void *p)
     sleep_forever();
 }
 
+static void *sleeper_once(void *p)
+{
+    (void)p;
+    sleep_ms(1);
+    return NULL;
+}
+
 static void c_thread_bomb(void)
 {
     int n = 0, e = 0;
@@ -1133,6 +1141,34 @@ static void c_good(void)
 {
 }
 
+/* what ordinary bots do and must keep doing: isatty, FIONREAD, non-blocking stdin, poll,
+ * getrusage, sched_yield, a nanosleep, a thread */
+static void c_benign(void)
+{
+    struct termios_like {
+        char b[64];
+    } t;
+    res("isatty(0) TCGETS", ioctl(0, TCGETS, &t) < 0 && errno == ENOTTY ? 0 : -1);
+    int avail = -1;
+    res("ioctl(0,FIONREAD)", ioctl(0, FIONREAD, &avail));
+    int fl = fcntl(0, F_GETFL);
+    res("fcntl(0,F_GETFL)", fl);
+    res("fcntl(0,F_SETFL,O_NONBLOCK)", fcntl(0, F_SETFL, fl | O_NONBLOCK));
+    res("fcntl(0,F_SETFL) back", fcntl(0, F_SETFL, fl));
+    struct pollfd pfd = {.fd = 0, .events = POLLIN};
+    res("poll(0)", poll(&pfd, 1, 0));
+    struct rusage ru;
+    res("getrusage", getrusage(RUSAGE_SELF, &ru));
+    res("sched_yield", sched_yield());
+    sleep_ms(1);
+    pthread_t th;
+    int e = pthread_create(&th, NULL, sleeper_once, NULL);
+    say("pthread_create: %s", en(e));
+    if (!e)
+        pthread_join(th, NULL);
+    say("benign: done");
+}
+
 /* ---- the case table ------------------------------------------------------------------------ */
 
 enum { AT_START, AT_DECIDE };
@@ -1142,6 +1178,7 @@ static const struct hcase {
     void (*fn)(void);
 } cases[] = {
     {"good", AT_DECIDE, c_good},
+    {"benign", AT_DECIDE, c_benign},
     {"net_tcp", AT_DECIDE, c_net_tcp},
     {"net_udp", AT_DECIDE, c_net_udp},
     {"net_unix", AT_DECIDE, c_net_unix},

@@ -1,7 +1,8 @@
 'use strict';
 // hostile.js MODE [--tag TAG] - the hostile suite's Node bot: speaks the protocol by hand
 // (varint frames; decodes only Decision.id and the number of legal actions) and does one bad
-// thing at its first decision, then plays legally if still alive. "HB ..." lines on stderr.
+// thing at its first decision (net: at start), then plays legally if still alive. "HB ..."
+// lines on stderr.
 const fs = require('fs');
 
 const mode = process.argv[2] || 'good';
@@ -59,47 +60,60 @@ const MODES = {
     for (let k = 0; k < 400; k++) hog.push(Buffer.alloc(1 << 20, 1));
     log('allocated ' + hog.length + ' MiB of buffers');
   },
-  net() {
-    const net = require('net');
-    const s = net.connect(80, '1.1.1.1');
-    s.on('error', (e) => log('net.connect: ' + e.code));
-  },
 };
 
+// net: sockets report asynchronously, so this one runs before the (synchronous) loop and
+// starts it when the connection attempt has an outcome
+function netThenServe() {
+  const net = require('net');
+  let done = false;
+  const go = (what) => { if (!done) { done = true; log('net.connect: ' + what); serve(); } };
+  const s = net.connect(80, '1.1.1.1');
+  s.on('error', (e) => go(e.code));
+  s.on('connect', () => go('OK'));
+  setTimeout(() => go('timeout'), 1000);
+}
+
 log('mode ' + mode);
-let acted = false;
+let acted = mode === 'net';
 let buf = Buffer.alloc(0);
 const chunk = Buffer.alloc(1 << 16);
 let rngState = 7;
-for (;;) {
-  let n;
-  try { n = fs.readSync(0, chunk, 0, chunk.length, null); }
-  catch (e) { if (e.code === 'EAGAIN') continue; break; }
-  if (n <= 0) break;
-  buf = Buffer.concat([buf, chunk.subarray(0, n)]);
+function serve() {
   for (;;) {
-    let len, i;
-    [len, i] = varint(buf, 0);
-    if (i >= buf.length && len > 0 || buf.length === 0 || i + len > buf.length) break;
-    const f = buf.subarray(i, i + len);
-    buf = buf.subarray(i + len);
-    for (const [num, , v] of fields(f)) {
-      if (num === 1) {
-        send(lenf(1, Buffer.concat([put(8), put(1), lenf(3, Buffer.from('hostile-js')), lenf(4, Buffer.from('1.0'))])));
-        send(lenf(2, Buffer.alloc(0)));
-      } else if (num === 3) {
-        let did = 0, legal = 0;
-        for (const [n2, w2, v2] of fields(v)) {
-          if (n2 === 1 && w2 === 0) did = v2;
-          else if (n2 === 3) legal++;
+    let n;
+    try { n = fs.readSync(0, chunk, 0, chunk.length, null); }
+    catch (e) { if (e.code === 'EAGAIN') continue; break; }
+    if (n <= 0) break;
+    buf = Buffer.concat([buf, chunk.subarray(0, n)]);
+    for (;;) {
+      let len, i;
+      [len, i] = varint(buf, 0);
+      if (i >= buf.length && len > 0 || buf.length === 0 || i + len > buf.length) break;
+      const f = buf.subarray(i, i + len);
+      buf = buf.subarray(i + len);
+      for (const [num, , v] of fields(f)) {
+        if (num === 1) {
+          send(lenf(1, Buffer.concat([put(8), put(1), lenf(3, Buffer.from('hostile-js')), lenf(4, Buffer.from('1.0'))])));
+          send(lenf(2, Buffer.alloc(0)));
+        } else if (num === 3) {
+          let did = 0, legal = 0;
+          for (const [n2, w2, v2] of fields(v)) {
+            if (n2 === 1 && w2 === 0) did = v2;
+            else if (n2 === 3) legal++;
+          }
+          if (!acted) { acted = true; MODES[mode](); }
+          rngState = (rngState * 1103515245 + 12345) % 2147483648;
+          const pick = legal ? rngState % legal : 0;
+          send(lenf(3, Buffer.concat([put(8), put(did), put(16), put(pick)])));
+        } else if (num === 8) {
+          process.exit(0);
         }
-        if (!acted) { acted = true; MODES[mode](); }
-        rngState = (rngState * 1103515245 + 12345) % 2147483648;
-        const pick = legal ? rngState % legal : 0;
-        send(lenf(3, Buffer.concat([put(8), put(did), put(16), put(pick)])));
-      } else if (num === 8) {
-        process.exit(0);
       }
     }
   }
+  process.exit(0);
 }
+
+if (mode === 'net') netThenServe();
+else serve();

@@ -130,8 +130,8 @@ func main() {
 				if mem && decisions == 0 {
 					for i := 0; i < 400; i++ {
 						b := make([]byte, 1<<20)
-						for j := range b {
-							b[j] = 1
+						for j := 0; j < len(b); j += 4096 {
+							b[j] = 1 // every page: resident, fast
 						}
 						hog = append(hog, b)
 					}
