@@ -54,7 +54,9 @@ done
 check "network: no connection reached the host's listeners" test ! -s "$TMP/accepted"
 
 # ---- reading ----------------------------------------------------------------------------
-play fs_read "$HB --mode fs_read --tag @TAG@ --arg $ARENA --arg $BUILD/arena --arg $GOOD --arg $BUILD/bots --arg $TMP/secret --arg $TMP --arg $SRC/engine --arg /etc/ssh"
+# (the paths are given as "@PATH": the arena shows a bot the folder of any path on its
+# command line, which is not what this case is about; arg_bind below is)
+play fs_read "$HB --mode fs_read --tag @TAG@ --arg @$ARENA --arg @$BUILD/arena --arg @$GOOD --arg @$BUILD/bots --arg @$TMP/secret --arg @$TMP --arg @$SRC/engine --arg @/etc/ssh"
 verdict fs_read OK
 for p in /etc/shadow /root /var/log "$ARENA" "$BUILD/arena" "$GOOD" "$BUILD/bots" "$TMP/secret" "$TMP" \
     "$SRC/engine" /etc/ssh; do
@@ -69,15 +71,24 @@ no_line fs_read "s3cr3t"
 # the records of earlier games hold whole deals, which duplicate play deals again
 PLAYCWD="$TMP/cwd" PLAYOUT=match-out
 mkdir -p "$PLAYCWD"
-play fs_read_cwd "$HB --mode fs_read --tag @TAG@ --arg match-out --arg match-out/records --arg $PLAYCWD/match-out/records --arg $PLAYCWD"
-unset PLAYCWD PLAYOUT
+play fs_read_cwd "$HB --mode fs_read --tag @TAG@ --arg @match-out --arg @match-out/records --arg @$PLAYCWD/match-out/records --arg @$PLAYCWD"
 verdict fs_read_cwd OK
 for p in match-out match-out/records "$TMP/cwd/match-out/records" "$TMP/cwd"; do
     has_line fs_read_cwd "read $p: ENOENT"
 done
 
+# The contract shows a bot its program's folder and, for an interpreter, its script's: not
+# the folder of every word of its command line. Entrants choose their command lines; "."
+# there would show the arena's working folder, with this match's records in it.
+rm -rf "$PLAYCWD/match-out"
+play arg_bind "$HB --mode fs_read --tag @TAG@ --arg . --arg $BUILD/bots --arg $PLAYCWD/match-out/records"
+unset PLAYCWD PLAYOUT
+verdict arg_bind OK
+has_line arg_bind "read $BUILD/bots: ENOENT"
+has_line arg_bind "read $TMP/cwd/match-out/records: ENOENT"
+
 # ---- writing ----------------------------------------------------------------------------
-play fs_write "$HB --mode fs_write --tag @TAG@ --arg $BUILD --arg $TMP"
+play fs_write "$HB --mode fs_write --tag @TAG@ --arg @$BUILD --arg @$TMP"
 verdict fs_write OK
 no_line fs_write "^HB (create|O_TMPFILE|mkdir) .*: OK$"
 check "fs_write: every create, O_TMPFILE and mkdir refused with EROFS, ENOENT or EACCES" \
@@ -109,7 +120,7 @@ verdict_in memfd SV MLE
     check "memfd: SV names memfd_create" py "all('memfd_create' in v['detail'] for v in verdicts)"
 
 # ---- what a bot can see -----------------------------------------------------------------
-play procinfo "$HB --mode procinfo --tag @TAG@ --arg $TMP"
+play procinfo "$HB --mode procinfo --tag @TAG@ --arg @$TMP"
 verdict procinfo OK
 has_re procinfo "^HB mountinfo: OK [0-9]+ lines$"
 has_line procinfo "mountinfo mentions marker 0: no"
@@ -144,9 +155,10 @@ has_line fds_env "fds above 2 by fcntl: 0"
 has_line fds_env "env LANG=C.UTF-8"
 has_line fds_env "env HOME=/nonexistent"
 has_re fds_env "^HB env PATH=[^ ]+$"
-# the contract: PATH, LANG, HOME and the runtimes' profile variables, nothing of the arena's
+# the contract: PATH, LANG, HOME and the runtimes' profile variables (and the SDKs' folders),
+# nothing else of the arena's environment
 check "fds_env: PATH, LANG, HOME and runtime profile variables only" \
-    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+)='"
+    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES)='"
 no_line fds_env "s3cr3t|OKR_"
 
 play benign "$HB --mode benign --tag @TAG@"

@@ -5,7 +5,7 @@
  * and --tag puts a word unique to the test run on the command line, so that pgrep -f finds
  * this run's processes (and their children: the tag is in their command line too).
  *
- *   okhb --mode M [--tag TAG] [--arg X]...
+ *   okhb --mode M [--tag TAG] [--arg X]...     (--arg @X: X, hidden from the arena)
  *
  * The bad thing happens at start (before Identify) or at the first Decision of the process's
  * life, as the case table below says. A case whose call can fail with an errno reports what it
@@ -1259,9 +1259,12 @@ int main(int argc, char **argv)
             mode = argv[++i];
         else if (strcmp(argv[i], "--tag") == 0 && i + 1 < argc)
             tag = argv[++i];
-        else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc && nargs < 16)
-            args[nargs++] = argv[++i];
-        else {
+        else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc && nargs < 16) {
+            /* "@/some/path": the test hides a path from the arena, which shows the bot the
+             * folder of every path on its command line */
+            const char *a = argv[++i];
+            args[nargs++] = a[0] == '@' ? a + 1 : a;
+        } else {
             fprintf(stderr, "hostile_bot: unknown argument '%s'\n", argv[i]);
             return 2;
         }

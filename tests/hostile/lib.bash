@@ -33,7 +33,10 @@ ncase=0
 SV_NAMED=0
 
 # Short clocks: a hanging bot costs hard-ms per game; startup is generous for the JVM.
+# MEMCLOCK: for memory hogs, time enough to fill 400 MB on a loaded machine, so that the
+# memory limit, not the clock, is what stops them.
 CLOCKS=(--startup-ms 6000 --decision-ms 300 --bank-ms 600 --hard-ms 800)
+MEMCLOCK=(--decision-ms 6000 --bank-ms 6000 --hard-ms 6000)
 # Short games: three hands of gin (a random gin hand is ~100 actions).
 TABLE=(--rules gin --players 2 --games "$GAMES" --rule max_hands=3)
 [ "${OKR_SANITIZE:-0}" = 1 ] && CLOCKS=(--startup-ms 10000 --decision-ms 600 --bank-ms 1000 --hard-ms 1500)
@@ -75,18 +78,22 @@ if [ "$(id -u)" = 0 ] && [ -r /dev/kmsg ] &&
 fi
 
 # The sandbox mode: the arena prints the probe's summary ("sandbox: full (...)") once on
-# stderr. No sandbox possible here (exit 2, below the default minimum): skip, saying why.
-"$ARENA" match "${TABLE[@]}" --games 1 --bot "$GOOD" --bot "$GOOD" --out "$TMP/probe" \
-    --quiet >"$TMP/probe.out" 2>"$TMP/probe.err"
+# stderr and records the mode in results.json. No sandbox possible here (exit 2, below the
+# default minimum): skip, saying why.
+"$ARENA" match "${TABLE[@]}" --bot "$GOOD" --bot "$GOOD" --out "$TMP/probe" \
+    >"$TMP/probe.out" 2>"$TMP/probe.err"
 prc=$?
-MODE=$(sed -n 's/^.*sandbox: \([a-z-]*\).*$/\1/p' "$TMP/probe.err" | head -1)
+MODE=$(sed -n 's/^.*sandbox: \([a-z-]*\) (.*$/\1/p' "$TMP/probe.err" | head -1)
+RMODE=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["sandbox"]["mode"])' \
+    "$TMP/probe/results.json" 2>/dev/null)
 if [ "$prc" -eq 2 ] && grep -qi sandbox "$TMP/probe.err"; then
     skip_all "the arena refuses to sandbox here: $(head -3 "$TMP/probe.err")"
 fi
 # OKR_HOSTILE_DEV=1: run anyway without a sandbox (to work on the tests themselves)
-[ -z "$MODE" ] && [ "${OKR_HOSTILE_DEV:-0}" = 1 ] && MODE=none
-if [ "$prc" -ne 0 ] || [ -z "$MODE" ]; then
-    echo "FAIL: a plain match with the sandbox (rc $prc) does not report the sandbox mode:"
+[ -z "$MODE" ] && [ "${OKR_HOSTILE_DEV:-0}" = 1 ] && MODE=none RMODE=none
+if [ "$prc" -ne 0 ] || [ -z "$MODE" ] || [ "$MODE" != "$RMODE" ]; then
+    echo "FAIL: a plain match (rc $prc) does not report its sandbox mode on stderr ('$MODE')" \
+        "and in results.json ('$RMODE'):"
     head -5 "$TMP/probe.err"
     echo "0 passed, 1 failed"
     exit 1
@@ -156,7 +163,7 @@ play() {
 # true when every EXPR is (each false one is printed)
 py() {
     "$PYTHON" - "$OUT" "$@" <<'PY'
-import json, sys
+import json, re, sys
 d = sys.argv[1]
 try:
     r = json.load(open(d + "/results.json"))
@@ -202,8 +209,8 @@ verdict() {
         if [ "$kind" = SV ] && [ -n "$detail" ]; then
             # the kernel rate-limits its audit lines (printk: 10 per 5 s), so a kill may go
             # unnamed; a name, when given, must be the right one
-            conds+=("all(v['detail'] == 'SV: syscall $detail' or v['detail'] == 'syscall $detail' or 'SIGSYS' in v['detail'] for v in verdicts)")
-            SV_NAMED=$((SV_NAMED + $(grep -c "syscall $detail\"" "$OUT/games.jsonl" 2>/dev/null)))
+            conds+=("all(re.search(r'syscall (\\w+)', v['detail']).group(1) == '$detail' if 'syscall ' in v['detail'] else 'SIGSYS' in v['detail'] for v in verdicts)")
+            SV_NAMED=$((SV_NAMED + $(grep -c "syscall $detail[\" ]" "$OUT/games.jsonl" 2>/dev/null)))
         elif [ -n "$detail" ]; then
             conds+=("all('$detail' in v['detail'] for v in verdicts)")
         fi

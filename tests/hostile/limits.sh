@@ -20,7 +20,7 @@ has_line ignore_term "ignoring SIGTERM and friends"
 check "ignore_term: the arena does not wait for it (${SECS} ms)" test "$SECS" -lt 15000
 
 # ---- memory -------------------------------------------------------------------------------
-play mem "$HB --mode mem --tag @TAG@"
+play mem "$HB --mode mem --tag @TAG@" "${MEMCLOCK[@]}"
 verdict mem MLE
 no_line mem "allocated 400 MiB"
 

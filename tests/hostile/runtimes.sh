@@ -13,8 +13,8 @@ PYBOT="$TMP/pybot"
 mkdir -p "$PYBOT"
 cp "$SRC/tests/hostile/py/hostile.py" "$SRC/tests/hostile/py/hbwire.py" "$PYBOT/"
 PY3=$("$PYTHON" -c 'import sys; print(sys.executable)')
-py_case() { # NAME MODE
-    play "$1" "$PY3 $PYBOT/hostile.py $2 --tag @TAG@"
+py_case() { # NAME MODE [ARENA_ARGS...]
+    play "$1" "$PY3 $PYBOT/hostile.py $2 --tag @TAG@" "${@:3}"
 }
 
 py_case py_good good
@@ -47,7 +47,7 @@ verdict_in py_subprocess SV
 py_case py_mp mp
 verdict_in py_mp SV OK
 grep -q '"SV"' "$OUT/games.jsonl" || has_re py_mp "^HB multiprocessing: .*(Error|Exception)"
-py_case py_mem mem
+py_case py_mem mem "${MEMCLOCK[@]}"
 verdict py_mem MLE
 no_line py_mem "allocated 400 MiB"
 py_case py_fds_env fds_env
@@ -68,9 +68,9 @@ if NODE=$(command -v node); then
     play js_net "$JS net --tag @TAG@"
     verdict js_net OK
     has_line js_net "net.connect: EACCES"
-    play js_mem_heap "$JS mem_heap --tag @TAG@"
+    play js_mem_heap "$JS mem_heap --tag @TAG@" "${MEMCLOCK[@]}"
     verdict js_mem_heap MLE
-    play js_mem_buffer "$JS mem_buffer --tag @TAG@"
+    play js_mem_buffer "$JS mem_buffer --tag @TAG@" "${MEMCLOCK[@]}"
     verdict js_mem_buffer MLE
 else
     skip "node: not installed"
@@ -79,7 +79,7 @@ fi
 # ---- Go ---------------------------------------------------------------------------------
 GOBOT="$BUILD/tests/hostile/positive/okpos_go"
 if [ -x "$GOBOT" ]; then
-    play go_mem "$GOBOT --mem @TAG@"
+    play go_mem "$GOBOT --mem @TAG@" "${MEMCLOCK[@]}"
     verdict go_mem MLE
 else
     skip "go: the Go bot is not built (no golang-go)"
@@ -90,10 +90,10 @@ JCP="$BUILD/tests/hostile/positive/java"
 if JAVA=$(command -v java) && [ -f "$JCP/EchoBot.class" ]; then
     # with the arena's default heap limit (JAVA_TOOL_OPTIONS), and with the bot's own larger
     # -Xmx (then the memory limit, not the heap, stops it)
-    play java_mem "$JAVA -cp $JCP EchoBot --mem @TAG@"
+    play java_mem "$JAVA -cp $JCP EchoBot --mem @TAG@" "${MEMCLOCK[@]}"
     verdict java_mem MLE
     no_line java_mem "allocated 400"
-    play java_mem_xmx "$JAVA -Xmx1g -cp $JCP EchoBot --mem @TAG@"
+    play java_mem_xmx "$JAVA -Xmx1g -cp $JCP EchoBot --mem @TAG@" "${MEMCLOCK[@]}"
     verdict java_mem_xmx MLE
     no_line java_mem_xmx "allocated 400"
     play java_fork "$JAVA -cp $JCP EchoBot --fork @TAG@"
