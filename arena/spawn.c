@@ -467,7 +467,6 @@ typedef struct child_args {
     int nnp;
     /* the jail */
     int jailed;
-    int root_map;           /* root-created user namespace: init becomes 0, the program 1000 */
     int drop_to;            /* no user namespace (root): the program's uid/gid on the host */
     int sync_fd, status_fd; /* become 4 and 5 in the init */
     const char *stage;      /* where the new root is built before pivot_root */
@@ -588,12 +587,7 @@ _Noreturn static void exec_program(const child_args *a, int rep)
         if (setrlimit(a->rl_res[i], &a->rl[i]) < 0)
             child_fail(rep, AR_STEP_RLIMIT);
 
-    if (a->jailed && a->root_map) {
-        /* inside the user namespace: from 0 to 1000, which drops every capability */
-        if (setgroups(0, NULL) < 0 || setresgid(1000, 1000, 1000) < 0 ||
-            setresuid(1000, 1000, 1000) < 0)
-            child_fail(rep, AR_STEP_SETUID);
-    } else if (a->drop_to > 0) {
+    if (a->drop_to > 0) {
         if (setgroups(0, NULL) < 0 || setresgid(a->drop_to, a->drop_to, a->drop_to) < 0 ||
             setresuid(a->drop_to, a->drop_to, a->drop_to) < 0)
             child_fail(rep, AR_STEP_SETUID);
@@ -741,10 +735,8 @@ _Noreturn static void init_main(const child_args *a)
         errno = EPIPE;
         child_fail(rep, AR_STEP_SYNC);
     }
-    if (a->root_map && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
-        child_fail(rep, AR_STEP_SETUID);
 
-    /* 2. die with the arena (after the credential change, which would clear it); the arena
+    /* 2. die with the arena (after any credential change, which would clear it); the arena
      * holds the sync pipe open until the program has exec'ed: a hang-up means it is gone */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         child_fail(rep, AR_STEP_PDEATHSIG);
@@ -913,29 +905,26 @@ static int write_file(const char *path, const char *text)
     return rc;
 }
 
-/* uid_map and gid_map of the child's new user namespace. Root: inside 0 is root (for the
- * init's mounts) and inside 1000 is nobody (the program). Others: inside 1000 is us. */
-static int write_maps(pid_t pid, int root)
+/* uid_map and gid_map of the child's new user namespace: inside 1000 is the user who runs the
+ * arena, and nothing else is mapped. The init, created by us, has every capability of the
+ * namespace (enough for its mounts) whatever its uid; the program loses them at execve (its
+ * uid 1000 is not the namespace's root) and before, with capset. Root gets the same map: a
+ * dedicated unprivileged uid could not read bots kept in root's private folders (/root, a
+ * mktemp -d), and the program is then root without a single capability, in namespaces where
+ * only read-only files exist. */
+static int write_maps(pid_t pid)
 {
     char path[64], map[64];
     int rc;
-    if (!root) {
-        snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-        if ((rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
-            return rc;
-    }
+    snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+    if ((rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
+        return rc;
     snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
-    if (root)
-        snprintf(map, sizeof map, "0 0 1\n1000 %d 1\n", AR_JAIL_NOBODY);
-    else
-        snprintf(map, sizeof map, "1000 %d 1\n", (int)geteuid());
+    snprintf(map, sizeof map, "1000 %d 1\n", (int)geteuid());
     if ((rc = write_file(path, map)) < 0)
         return rc;
     snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
-    if (root)
-        snprintf(map, sizeof map, "0 0 1\n1000 %d 1\n", AR_JAIL_NOBODY);
-    else
-        snprintf(map, sizeof map, "1000 %d 1\n", (int)getegid());
+    snprintf(map, sizeof map, "1000 %d 1\n", (int)getegid());
     return write_file(path, map);
 }
 
@@ -1127,7 +1116,6 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     plan_rlimits(j, o->path, &a);
     if (jailed) {
         int root = geteuid() == 0;
-        a.root_map = j->userns && root;
         a.drop_to = !j->userns ? AR_JAIL_NOBODY : 0;
         if (!j->userns && !root) {
             rc = -EPERM;
@@ -1185,7 +1173,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
 
     if (jailed) {
         int step = 0;
-        if (j->userns && (rc = write_maps(pid, geteuid() == 0)) < 0)
+        if (j->userns && (rc = write_maps(pid)) < 0)
             step = AR_STEP_IDMAP;
         else if (j->cgroup && !in_cgroup && (rc = ar_cgroup_attach(j->cgroup, pid)) < 0)
             step = AR_STEP_CGROUP;
