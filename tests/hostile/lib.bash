@@ -123,13 +123,14 @@ leftovers() {
 
 # play NAME BOT_CMD [ARENA_ARGS...]: one match, the hostile bot as --bot 1 (name "hostile",
 # so its log is $OUT/logs/slot0-hostile.log). Sets OUT RC LOG CT (the case's tag) SECS.
-# The bot command may hold @TAG@, replaced by the case's tag. The arena runs in the build
+# The bot command may hold @TAG@, replaced by the case's tag ($PLAYTAG when set: a case that
+# must see an earlier run's tag). The arena runs in the build
 # folder (like ctest), or in $PLAYCWD with the relative --out $PLAYOUT (default match-out).
 play() {
     local name=$1 cmd=$2
     shift 2
     ncase=$((ncase + 1))
-    CT="${TAG}-${name}-"
+    CT=${PLAYTAG:-"${TAG}-${name}-"}
     local seed=$((900000000 + ncase * 1000 + RANDOM % 1000))
     GOODCMD="$GOOD --seed $seed"
     OUT="$TMP/$name"

@@ -65,6 +65,10 @@ if NODE=$(command -v node); then
     verdict_in js_child SV OK
     no_line js_child "child_process: OK"
     grep -q '"SV"' "$OUT/games.jsonl" || has_re js_child "^HB child_process: E[A-Z]+$"
+    play js_binding "$JS binding --tag @TAG@"
+    verdict_in js_binding SV OK
+    no_line js_binding "process.binding spawn: OK"
+    grep -q '"SV"' "$OUT/games.jsonl" || has_re js_binding "^HB process.binding spawn: E"
     play js_net "$JS net --tag @TAG@"
     verdict js_net OK
     has_line js_net "net.connect: EACCES"

@@ -50,6 +50,16 @@ const MODES = {
     try { log('child_process: OK ' + cp.execSync('id').toString().trim()); }
     catch (e) { log('child_process: ' + (e.code || e.message)); }
   },
+  binding() {
+    // the internal binding under child_process, without the JS checks around it
+    try {
+      const r = process.binding('spawn_sync').spawn({
+        file: '/bin/true', args: ['/bin/true'], envPairs: [], cwd: '/',
+        stdio: [{ type: 'ignore' }, { type: 'ignore' }, { type: 'ignore' }],
+      });
+      log('process.binding spawn: ' + (r.error ? 'E' + (-r.error) : 'OK pid ' + r.pid));
+    } catch (e) { log('process.binding spawn: ' + (e.code || e.message)); }
+  },
   mem_heap() {
     const hog = [];
     for (let k = 0; k < 400; k++) hog.push(new Array(1 << 17).fill(k + 0.5)); // ~1 MiB each
