@@ -450,6 +450,10 @@ typedef struct mnt_entry {
 
 enum { MAX_RLIMITS = 10 };
 
+/* The init's first word on the status pipe: pid 2 has been forked. (Not a wait status: those
+ * fit in 16 bits.) */
+#define AR_SPAWN_FORKED 0x7f0f0f0f
+
 /* Everything the child needs, prepared by the parent. */
 typedef struct child_args {
     const char *path;
@@ -757,10 +761,24 @@ _Noreturn static void init_main(const child_args *a)
     if (bot < 0)
         child_fail(rep, AR_STEP_FORK);
     if (bot == 0) {
-        close(4);
+        /* wait until the arena knows our pid (to name the syscall of a seccomp kill, the
+         * audit line has the host's pid); EOF: the arena died */
         close(5);
+        do
+            n = read(4, &go, 1);
+        while (n < 0 && errno == EINTR);
+        if (n != 1) {
+            errno = EPIPE;
+            child_fail(rep, AR_STEP_SYNC);
+        }
+        close(4);
         exec_program(a, rep);
     }
+    /* tell the arena pid 2 exists: a marker before the status on the status pipe */
+    int forked = AR_SPAWN_FORKED;
+    do
+        n = write(5, &forked, sizeof forked);
+    while (n < 0 && errno == EINTR);
     /* the init keeps none of the program's pipes: EOF must mean the program closed them */
     close(0);
     close(1);
@@ -1189,6 +1207,20 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
         }
     }
 
+    if (jailed) {
+        /* the init's marker: the program exists (blocked); learn its pid, then release it.
+         * EOF instead: the init failed before (its report follows). */
+        int marker = 0;
+        ssize_t n;
+        do
+            n = read(stp[0], &marker, sizeof marker);
+        while (n < 0 && errno == EINTR);
+        if (n == (ssize_t)sizeof marker && marker == AR_SPAWN_FORKED) {
+            p->prog_pid = find_prog(pid);
+            ar_write_all(syn[1], "g", 1);
+        }
+    }
+
     child_report r;
     int failed = read_report(rep[0], &r);
     close_quiet(&rep[0]);
@@ -1216,7 +1248,8 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
         goto fail;
     }
     p->pid = pid;
-    p->prog_pid = jailed ? find_prog(pid) : pid;
+    if (!jailed)
+        p->prog_pid = pid;
     p->in_fd = in[1];
     p->out_fd = out[0];
     p->err_fd = errp[0];
