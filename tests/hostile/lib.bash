@@ -20,8 +20,11 @@ set -u
 BUILD=$(cd "${1:?usage: SCRIPT BUILD_DIR}" && pwd)
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ARENA="$BUILD/arena/arena"
-HB="$BUILD/tests/hostile/okhb"
-GOOD="$BUILD/bots/random_bot"
+# OKR_HOSTILE_BOTDIR: take the bots from another build folder (e.g. the plain build's bots
+# against a sanitizer build's arena: ASan bots cannot reserve their shadow under RLIMIT_DATA)
+BOTDIR=${OKR_HOSTILE_BOTDIR:-$BUILD}
+HB="$BOTDIR/tests/hostile/okhb"
+GOOD="$BOTDIR/bots/random_bot"
 PYTHON=$(command -v python3)
 TMP=$(mktemp -d /tmp/okr-hostile.XXXXXX)
 TAG="okhb$$r$RANDOM"

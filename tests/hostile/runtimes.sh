@@ -81,7 +81,7 @@ else
 fi
 
 # ---- Go ---------------------------------------------------------------------------------
-GOBOT="$BUILD/tests/hostile/positive/okpos_go"
+GOBOT="$BOTDIR/tests/hostile/positive/okpos_go"
 if [ -x "$GOBOT" ]; then
     play go_mem "$GOBOT --mem @TAG@" "${MEMCLOCK[@]}"
     verdict go_mem MLE
@@ -90,7 +90,7 @@ else
 fi
 
 # ---- Java -------------------------------------------------------------------------------
-JCP="$BUILD/tests/hostile/positive/java"
+JCP="$BOTDIR/tests/hostile/positive/java"
 if JAVA=$(command -v java) && [ -f "$JCP/EchoBot.class" ]; then
     # with the arena's default heap limit (JAVA_TOOL_OPTIONS), and with the bot's own larger
     # -Xmx (then the memory limit, not the heap, stops it)
