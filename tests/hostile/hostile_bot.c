@@ -741,8 +741,21 @@ static void c_procmem(void)
     say("open /proc/1/mem: %s", fd < 0 ? en(errno) : "OK");
     DIR *d = opendir("/proc/1/fd");
     say("opendir /proc/1/fd: %s", d ? "OK" : en(errno));
-    if (d)
+    if (d) {
+        /* the init's pipes to the arena: one written by a bot would forge its own status */
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+                char p[300], w[320];
+                snprintf(p, sizeof p, "/proc/1/fd/%s", e->d_name);
+                snprintf(w, sizeof w, "open init fd %s for writing", e->d_name);
+                int wfd = open(p, O_WRONLY | O_CLOEXEC);
+                res(w, wfd);
+                if (wfd >= 0)
+                    close(wfd);
+            }
         closedir(d);
+    }
     char *c = slurp("/proc/1/maps", NULL);
     say("read /proc/1/maps: %s", c ? "OK" : en(errno));
     free(c);

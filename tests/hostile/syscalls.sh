@@ -65,6 +65,7 @@ verdict procmem OK
 has_re procmem "^HB open /proc/1/mem: E[A-Z]+$"
 has_re procmem "^HB opendir /proc/1/fd: E[A-Z]+$"
 has_re procmem "^HB read /proc/1/maps: E[A-Z]+$"
+no_line procmem "^HB open init fd [0-9]+ for writing: OK$"
 
 play flock "$HB --mode flock --tag @TAG@"
 verdict flock OK
