@@ -147,7 +147,8 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
 char **ar_spawn_jail_sdk_env(void);
 
 /* Is path a Go program (its build id note in the first 64 KiB)? Go reserves far more address
- * space than it uses, so it gets no RLIMIT_AS. */
+ * space than it uses, so it gets no RLIMIT_AS. (Programs built with a sanitizer get neither
+ * RLIMIT_AS nor RLIMIT_DATA, for the same reason.) */
 int ar_spawn_is_go(const char *path);
 
 /* SIGKILL the child's whole process group (and the pid itself, in case it left the group).
