@@ -1000,8 +1000,8 @@ static char **jail_env(const ar_jail *j, const char *path)
         /* a sanitized build (the project's own ASan tests): keep its options, but no leak
          * check at exit, whose tracer is a new process the filter forbids */
         const char *ao = getenv("ASAN_OPTIONS"), *uo = getenv("UBSAN_OPTIONS");
-        snprintf(buf, sizeof buf, "ASAN_OPTIONS=%.400s%sdetect_leaks=0", ao ? ao : "",
-                 ao && *ao ? ":" : "");
+        snprintf(buf, sizeof buf, "ASAN_OPTIONS=%.400s%sdetect_leaks=0:quarantine_size_mb=16",
+                 ao ? ao : "", ao && *ao ? ":" : "");
         sl_push(&l, buf);
         if (uo) {
             snprintf(buf, sizeof buf, "UBSAN_OPTIONS=%.480s", uo);
