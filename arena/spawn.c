@@ -1,7 +1,12 @@
 /* spawn.c - the one place that forks and execs (aesthetics B6). The parent does everything
- * that may allocate: the argv, the PATH search, the pipes. The child between fork() and
- * execve() makes only async-signal-safe calls and raw syscalls; on failure it writes
- * {step, errno} to a CLOEXEC pipe and _exit(127)s. EOF on that pipe means execve succeeded. */
+ * that may allocate: the argv, the PATH search, the pipes, the jail's mount plan, environment
+ * and limits. The children between clone() and execve() make only async-signal-safe calls and
+ * raw syscalls; on failure they write {step, errno, arg} to a CLOEXEC pipe and _exit(127). EOF
+ * on that pipe means execve succeeded. Modes off and seccomp-only: one child, the program. The
+ * namespaced modes: arena --clone--> our init (pid 1 of new user/pid/net/mount/ipc/uts
+ * namespaces: builds the read-only root, pivots) --clone--> the program (pid 2: rlimits,
+ * capabilities dropped, no_new_privs, seccomp last, execve); the init relays pid 2's raw wait
+ * status over a pipe and exits, which kills whatever is left (research/sandbox.md part d). */
 #include "spawn.h"
 
 #include <dirent.h>
