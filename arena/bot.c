@@ -4,7 +4,9 @@
  * nothing here returns an error to the match for a bot's behaviour. */
 #include "bot.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,7 +16,10 @@
 
 #include <event2/event.h>
 
+#include "cgroup.h"
 #include "fastpack.h"
+#include "sandbox.h"
+#include "seccomp.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -22,7 +27,8 @@ enum { PROTO_MAJOR = 1 };
 
 const char *ar_verdict_name(int kind)
 {
-    static const char *const names[AR_V_COUNT] = {"", "RE", "TLE", "PE", "IA", "DQ"};
+    static const char *const names[AR_V_COUNT] = {"",   "RE", "TLE", "MLE", "OLE",
+                                                  "PE", "IA", "SV",  "DQ"};
     return kind >= 0 && kind < AR_V_COUNT ? names[kind] : "?";
 }
 
@@ -42,6 +48,17 @@ int ar_bot_alive(const ar_bot *b)
 
 static void on_timer(evutil_socket_t fd, short what, void *ud);
 
+static char **copy_strv(char *const *v)
+{
+    int n = 0;
+    while (v && v[n])
+        n++;
+    char **c = ar_xcalloc((size_t)n + 1, sizeof *c);
+    for (int i = 0; i < n; i++)
+        c[i] = ar_xstrdup(v[i]);
+    return c;
+}
+
 ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
 {
     ar_bot *b = ar_xcalloc(1, sizeof *b);
@@ -59,7 +76,18 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->eof_ms = cfg->eof_ms ? cfg->eof_ms : 500;
     b->log = cfg->log;
     b->log_cap = cfg->log_cap;
-    b->in_fd = b->out_fd = b->err_fd = -1;
+    b->stdout_cap = cfg->stdout_cap;
+    b->jail.mode = cfg->sb_mode;
+    b->jail.userns = cfg->userns;
+    b->jail.filter = cfg->filter;
+    b->jail.profile = ar_xstrdup(cfg->profile ? cfg->profile : "native");
+    b->jail.mem_bytes = (uint64_t)cfg->memory_mb << 20;
+    b->jail.cpu_s = cfg->cpu_s;
+    b->jail.binds = copy_strv(cfg->binds);
+    b->jail.env_extra = copy_strv(cfg->env_extra);
+    b->memory_mb = cfg->memory_mb;
+    b->pids_max = cfg->pids_max;
+    b->in_fd = b->out_fd = b->err_fd = b->status_fd = -1;
     b->ready_ms = -1;
     if (okrpb_reader_init(&b->rd, OKRPB_MAX_FROM_BOT) < 0)
         ar_xmalloc((size_t)-1); /* reports "out of memory" and aborts */
@@ -93,6 +121,8 @@ static void close_conn(ar_bot *b)
     close_fd(&b->in_fd);
     close_fd(&b->out_fd);
     close_fd(&b->err_fd);
+    if (b->exited)
+        close_fd(&b->status_fd); /* else the init may still leave the program's status */
     evtimer_del(b->ev_timer);
     b->out.len = 0;
     b->out_off = 0;
@@ -115,6 +145,9 @@ void ar_bot_free(ar_bot *b)
         ar_loop_unwatch(b->loop, b->pid);
     }
     close_conn(b);
+    close_fd(&b->status_fd);
+    ar_cgroup_free(b->cgroup);
+    b->cgroup = NULL;
     drop_event(&b->ev_timer);
     drop_choice(b);
     okrpb_reader_free(&b->rd);
@@ -124,6 +157,9 @@ void ar_bot_free(ar_bot *b)
     free(b->argv);
     free(b->name);
     free(b->path);
+    free((char *)b->jail.profile);
+    ar_spawn_argv_free((char **)b->jail.binds);
+    ar_spawn_argv_free((char **)b->jail.env_extra);
     free(b);
 }
 
@@ -276,6 +312,7 @@ int ar_bot_decide(ar_bot *b, const Okrpb__ToBot *m, uint64_t id, uint32_t bank_l
     if (rc < 0)
         return rc;
     b->decision_id = id;
+    b->out_since = 0;
     b->decision_mark = b->out_queued;
     b->queued_at = now;
     b->written_at = 0;
@@ -392,6 +429,7 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
         b->choice = fb;
         b->choice_ms = took;
         b->state = AR_BOT_CHOSE;
+        b->out_since = 0;
         return; /* the bot keeps fb */
     }
     default:
@@ -401,12 +439,79 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
     okrpb__from_bot__free_unpacked(fb, NULL);
 }
 
+/* The line of the stderr tail that says the runtime ran out of memory ("MemoryError",
+ * "JavaScript heap out of memory", "fatal error: runtime: cannot allocate memory", ...), copied
+ * to out; 0 if there is none. */
+static int tail_says_oom(const ar_bot *b, char *out, size_t cap)
+{
+    static const char *const marks[] = {
+        "out of memory", "memoryerror",          "cannot allocate memory", "outofmemoryerror",
+        "bad_alloc",     "memory allocation of", "insufficient memory",    NULL};
+    char low[AR_BOT_TAIL + 1];
+    size_t n = b->tail_len;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)b->tail[i]);
+    low[n] = '\0';
+    for (int m = 0; marks[m]; m++) {
+        const char *hit = memmem(low, n, marks[m], strlen(marks[m]));
+        if (!hit)
+            continue;
+        size_t at = (size_t)(hit - low), s = at, e = at;
+        while (s > 0 && b->tail[s - 1] != '\n')
+            s--;
+        while (e < n && b->tail[e] != '\n')
+            e++;
+        char line[AR_BOT_TAIL + 1];
+        memcpy(line, b->tail + s, e - s);
+        line[e - s] = '\0';
+        ar_sanitize(line, 80, out, cap);
+        return 1;
+    }
+    return 0;
+}
+
+/* The program has ended (b->exit_status is its own status, never the init's): the verdict
+ * with its evidence. */
 static void judge_exit(ar_bot *b)
 {
-    char what[96];
-    describe_status(b->exit_status, what, sizeof what);
-    ar_bot_fail(b, AR_V_RE, "", "", "%s%s", what,
-                b->state == AR_BOT_HELLO || b->state == AR_BOT_IDENTIFIED ? " before Ready" : "");
+    char what[96], line[100];
+    int st = b->exit_status;
+    describe_status(st, what, sizeof what);
+    const char *when =
+        b->state == AR_BOT_HELLO || b->state == AR_BOT_IDENTIFIED ? " before Ready" : "";
+    int abnormal = WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0);
+    int ooms = b->cgroup ? ar_cgroup_oom_kills(b->cgroup) : -1;
+    if (ooms > 0) {
+        uint64_t peak = ar_cgroup_mem_peak(b->cgroup);
+        ar_bot_fail(b, AR_V_MLE, "", "",
+                    "the kernel's OOM killer ended it at the memory limit of %u MiB (peak %llu "
+                    "MiB, %d kill%s): %s%s",
+                    b->memory_mb, (unsigned long long)(peak >> 20), ooms, ooms == 1 ? "" : "s",
+                    what, when);
+        return;
+    }
+    if (abnormal && tail_says_oom(b, line, sizeof line)) {
+        ar_bot_fail(b, AR_V_MLE, "", "", "out of memory (limit %u MiB): \"%s\"; %s%s", b->memory_mb,
+                    line, what, when);
+        return;
+    }
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS && b->jail.filter) {
+        long nr = b->prog_pid > 0 ? ar_seccomp_killer(b->prog_pid) : -1;
+        const char *name = nr >= 0 ? ar_syscall_name(nr) : NULL;
+        if (name)
+            ar_bot_fail(b, AR_V_SV, "", "", "syscall %s%s", name, when);
+        else if (nr >= 0)
+            ar_bot_fail(b, AR_V_SV, "", "", "syscall %ld%s", nr, when);
+        else
+            ar_bot_fail(b, AR_V_SV, "", "", "killed by SIGSYS (a forbidden system call)%s", when);
+        return;
+    }
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU && b->jail.cpu_s) {
+        ar_bot_fail(b, AR_V_TLE, "cpu", "", "used its CPU time limit of %u s: %s%s", b->jail.cpu_s,
+                    what, when);
+        return;
+    }
+    ar_bot_fail(b, AR_V_RE, "", "", "%s%s", what, when);
 }
 
 /* EOF on stdout or EPIPE on stdin. The exit status makes the better verdict, so wait up to
@@ -459,6 +564,13 @@ static void read_some(ar_bot *b, int max_reads)
             return;
         }
         b->bytes_from_bot += (uint64_t)n;
+        b->out_since += (uint64_t)n;
+        if (b->stdout_cap && b->out_since > b->stdout_cap && b->state != AR_BOT_CLOSING) {
+            ar_bot_fail(b, AR_V_OLE, "", "", "wrote more than %llu bytes on stdout %s",
+                        (unsigned long long)b->stdout_cap,
+                        b->state == AR_BOT_THINKING ? "in one decision" : "outside a decision");
+            return;
+        }
         if (b->state == AR_BOT_CLOSING) {
             b->rd.len = b->rd.consumed = 0; /* saying goodbye: read and drop */
             continue;
@@ -590,8 +702,20 @@ static void on_exit_cb(pid_t pid, int status, const struct rusage *ru, void *ud)
         return;
     b->exited = 1;
     b->exit_status = status;
+    if (b->status_fd >= 0) {
+        /* jailed: the init's own status says nothing; the program's comes over the pipe
+         * (nothing there: we killed the init, and its status is the verdict's evidence) */
+        ar_proc pr = {.status_fd = b->status_fd};
+        int st;
+        if (ar_spawn_prog_status(&pr, &st))
+            b->exit_status = st;
+        b->status_fd = -1;
+    }
     double total = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
                    (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+    double tree = b->cgroup ? ar_cgroup_cpu_ms(b->cgroup) : -1;
+    if (tree > total)
+        total = tree;
     if (total > b->cpu_counted)
         b->cpu_ms += total - b->cpu_counted;
     b->cpu_counted = total;
@@ -619,7 +743,10 @@ static void on_exit_cb(pid_t pid, int status, const struct rusage *ru, void *ud)
 double ar_bot_cpu_sample(ar_bot *b)
 {
     if (b->pid > 0 && !b->exited) {
-        double c = ar_spawn_cpu_ms(b->pid);
+        /* the whole tree from its cgroup, else the program's own clock (not the init's) */
+        double c = b->cgroup ? ar_cgroup_cpu_ms(b->cgroup) : -1;
+        if (c < 0 && b->prog_pid > 0)
+            c = ar_spawn_cpu_ms(b->prog_pid);
         if (c > b->cpu_counted) {
             b->cpu_ms += c - b->cpu_counted;
             b->cpu_counted = c;
@@ -663,8 +790,32 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
     }
 
     ar_proc p;
-    char err[256];
-    ar_spawn_opts o = {.path = b->path, .argv = b->argv, .envp = NULL, .cwd = NULL};
+    char err[PATH_MAX + 200];
+    close_fd(&b->status_fd);
+    ar_cgroup_free(b->cgroup); /* the previous process tree's */
+    b->cgroup = NULL;
+    b->out_since = 0;
+    b->prog_pid = 0;
+    if (b->jail.mode == AR_SB_FULL) {
+        char cgerr[256];
+        b->cgroup =
+            ar_cgroup_new(b->name, (uint64_t)b->memory_mb << 20, b->pids_max, cgerr, sizeof cgerr);
+        if (!b->cgroup) {
+            /* the arena's problem, not the bot's: run on with the rlimits, say so once */
+            static int warned;
+            if (!warned++)
+                fprintf(stderr,
+                        "arena: warning: no cgroup for %s (%s); memory is limited by "
+                        "rlimits only\n",
+                        b->name, cgerr);
+        }
+    }
+    b->jail.cgroup = b->cgroup;
+    ar_spawn_opts o = {.path = b->path,
+                       .argv = b->argv,
+                       .envp = NULL,
+                       .cwd = NULL,
+                       .jail = b->jail.mode != AR_SB_OFF ? &b->jail : NULL};
     b->starts++;
     b->started_at = ar_now_ms();
     int rc = ar_spawn_start(&o, &p, err, sizeof err);
@@ -673,6 +824,9 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
         return rc;
     }
     b->pid = p.pid;
+    b->prog_pid = p.prog_pid;
+    b->status_fd = p.status_fd;
+    b->exec_ms = p.exec_ms;
     b->in_fd = p.in_fd;
     b->out_fd = p.out_fd;
     b->err_fd = p.err_fd;

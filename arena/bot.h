@@ -14,21 +14,30 @@
 #include "frame.h"
 #include "loop.h"
 #include "okr.pb-c.h"
+#include "spawn.h"
 
 /* ---- Verdicts --------------------------------------------------------------------------- */
 
 typedef enum ar_verdict_kind {
     AR_V_NONE = 0,
     AR_V_RE,  /* runtime error: crashed, exited, closed its pipes, could not be started */
-    AR_V_TLE, /* a clock ran out (startup, decision + bank, hard ceiling, or its input) */
+    AR_V_TLE, /* a clock ran out (startup, decision + bank, hard ceiling, or its input), or
+                 the CPU-time backstop (clock "cpu") */
+    AR_V_MLE, /* memory limit: the cgroup's OOM killer, or a runtime's out-of-memory exit */
+    AR_V_OLE, /* output limit: more than stdout_cap bytes in one decision or between two */
     AR_V_PE,  /* protocol error: garbage, oversized or unexpected frame, wrong decision id,
                  unsupported protocol version */
     AR_V_IA,  /* illegal action: refused by the rules (or an out-of-range index) */
+    AR_V_SV,  /* sandbox violation: killed by the system-call filter (SIGSYS) */
     AR_V_DQ,  /* disqualified: game forfeited without being played */
     AR_V_COUNT
 } ar_verdict_kind;
 
-/* "RE", "TLE", "PE", "IA", "DQ" ("" for AR_V_NONE). */
+/* The verdicts that are errors of a bot, in the order results.json lists them. */
+#define AR_V_FIRST_ERROR AR_V_RE
+#define AR_V_LAST_ERROR AR_V_SV
+
+/* "RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ" ("" for AR_V_NONE). */
 const char *ar_verdict_name(int kind);
 
 typedef struct ar_verdict {
@@ -70,6 +79,18 @@ typedef struct ar_bot_config {
     FILE *log;            /* the bot's stderr goes here (not owned; may be NULL) */
     size_t log_cap;       /* at most this many bytes of stderr are written to log */
     const char *log_head; /* written to log before each start ("== start 2 ==\n"), may be NULL */
+    uint64_t stdout_cap;  /* OLE beyond this many stdout bytes in one decision or between two
+                             (0: no cap) */
+    /* the sandbox (spawn.h, sandbox.h); sb_mode AR_SB_OFF (0) = a plain child process */
+    int sb_mode;
+    int userns;                  /* jailed modes: create a user namespace */
+    const struct ar_bpf *filter; /* not owned; NULL: no seccomp */
+    const char *profile;         /* "native" / "interpreted" (copied) */
+    uint32_t memory_mb;          /* 0: no memory limit */
+    int pids_max;                /* tasks in the bot's cgroup (FULL), 0: none */
+    uint32_t cpu_s;              /* RLIMIT_CPU backstop per process, 0: none */
+    char *const *binds;          /* folders shown in the jail (copied) */
+    char *const *env_extra;      /* "NAME=value" for the bot's environment (copied) */
 } ar_bot_config;
 
 enum { AR_BOT_TAIL = 2048 };
@@ -85,6 +106,11 @@ typedef struct ar_bot {
     FILE *log;
     size_t log_cap;
     ar_loop *loop;
+    uint64_t stdout_cap;
+    ar_jail jail; /* the sandbox of every start (binds, env_extra, profile owned) */
+    uint32_t memory_mb;
+    int pids_max;
+    struct ar_cgroup *cgroup; /* FULL mode: the current process tree's cgroup, else NULL */
 
     /* process: pid > 0 while a process of ours may run (until it is reaped) */
     ar_bot_state state;
@@ -93,7 +119,11 @@ typedef struct ar_bot {
     struct event *ev_in, *ev_out, *ev_err, *ev_timer;
     int starts;         /* processes started so far */
     int exited;         /* the current pid has been reaped */
-    int exit_status;    /* waitpid status of the last reaped process */
+    int exit_status;    /* wait status of the last reaped program (pid 2's when jailed) */
+    pid_t prog_pid;     /* the program itself (!= pid when jailed), 0 unknown */
+    int status_fd;      /* jailed: where the init leaves the program's status, else -1 */
+    double exec_ms;     /* spawn to execve of the current process, ms */
+    uint64_t out_since; /* stdout bytes since the last Decision was sent or answered */
     int eof;            /* stdout reached EOF */
     double started_at;  /* ar_now_ms() at spawn */
     double ready_ms;    /* spawn to Ready of the current process, ms; -1 before Ready */

@@ -76,6 +76,44 @@ void ar_print_refusal(const char *what, const okr_refusal *why);
 /* Is this refusal's rule a RULES.md number ("4.5", "G7", "6.G")? */
 int ar_is_rule_number(const char *rule);
 
+/* ---- Sandbox -------------------------------------------------------------------------- */
+
+struct ar_entrant;
+struct ar_sandbox_cfg;
+
+/* The sandbox flags of every command that runs bots (docs/cli.md):
+ *   --sandbox MIN  --insecure  --no-sandbox  --profile N=PROFILE  --memory-mb M  --pids N
+ *   --stdout-cap BYTES  --bind DIR */
+typedef struct ar_sb_args {
+    const char *min;       /* minimum mode, default "rootless" */
+    int insecure;          /* run below the minimum (warning) */
+    int off;               /* --no-sandbox */
+    long long memory_mb;   /* default 256 */
+    long long pids;        /* 0: by profile */
+    long long stdout_cap;  /* default 1 MiB */
+    const char **profiles; /* argv strings "N=PROFILE" */
+    int nprofiles;
+    char **binds; /* --bind values, NULL-terminated */
+    int nbinds;
+} ar_sb_args;
+
+void ar_sb_args_init(ar_sb_args *a);
+void ar_sb_args_free(ar_sb_args *a);
+
+/* If argv[*i] is a sandbox flag, consume it (and its value) and return 1; 0 for another
+ * argument; -1 on a bad value (printed). */
+int ar_sb_flag(int argc, char **argv, int *i, ar_sb_args *a);
+
+/* Decide the mode: run the probe, print its summary line on stderr (unless quiet), refuse
+ * (AR_EXIT_USAGE, the message says what is missing) when the best mode is weaker than the
+ * minimum and --insecure was not given; apply --profile to the entrants e[0..n). Fills *out
+ * (binds point into a). Returns AR_EXIT_OK or AR_EXIT_USAGE. */
+int ar_sb_setup(const ar_sb_args *a, int quiet, struct ar_entrant *e, int n,
+                struct ar_sandbox_cfg *out);
+
+/* Usage lines of the sandbox flags, for the subcommands' usage texts. */
+void ar_sb_usage(FILE *out);
+
 /* Seconds on a monotonic clock. */
 double ar_now(void);
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_bots.h"
 #include "match.h"
+#include "sandbox.h"
 #include "util.h"
 
 void ar_checkbot_usage(FILE *out)
@@ -19,6 +20,8 @@ void ar_checkbot_usage(FILE *out)
         "usage: arena check-bot --bot CMD [--rules R] [--rule OPTION=VALUE]...\n"
         "                       [--players N] [--decisions K] [--seed S]\n"
         "                       [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
+        "                       [--sandbox MIN] [--insecure] [--no-sandbox] [--profile 1=P]\n"
+        "                       [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
         "  Check that a bot speaks the protocol: spawn it, run the handshake, and play\n"
         "  games (seat rotating, the other seats built-in random players) until it has\n"
         "  answered K decisions. Reports the handshake, protocol version, name and\n"
@@ -28,7 +31,9 @@ void ar_checkbot_usage(FILE *out)
         "  --decisions K    decisions to answer (default 20)\n"
         "  --seed S         deal seed (default 1)\n"
         "  clocks as for `arena match` (defaults 10000, 1000, 10000, 5000 ms)\n"
+        "  The bot runs in the same sandbox as in `arena match`.\n"
         "  Exit: 0 compliant, 1 not compliant, 2 bad command line.\n");
+    ar_sb_usage(out);
 }
 
 /* --startup-ms, --decision-ms, --bank-ms, --hard-ms: 1 if argv[*i] is one (stored in *c),
@@ -99,6 +104,8 @@ int ar_checkbot_main(int argc, char **argv)
     long long decisions = 20;
     uint64_t seed = 1;
     ar_clocks clocks = {10000, 1000, 10000, 5000};
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
 
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -131,6 +138,9 @@ int ar_checkbot_main(int argc, char **argv)
         } else if ((r = clock_flag(argc, argv, &i, &clocks)) != 0) {
             if (r < 0)
                 rc = AR_EXIT_USAGE;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+            if (r < 0)
+                rc = AR_EXIT_USAGE;
         } else {
             fprintf(stderr, "arena check-bot: unknown argument '%s'\n", argv[i]);
             ar_checkbot_usage(stderr);
@@ -155,6 +165,9 @@ int ar_checkbot_main(int argc, char **argv)
         goto out;
     }
     if ((rc = ar_cli_bots_finish(&bots)) != AR_EXIT_OK)
+        goto out;
+    ar_sandbox_cfg sandbox;
+    if ((rc = ar_sb_setup(&sb, 0, bots.e, bots.n, &sandbox)) != AR_EXIT_OK)
         goto out;
 
     int slot_bot[OKR_MAX_PLAYERS] = {0};
@@ -181,6 +194,8 @@ int ar_checkbot_main(int argc, char **argv)
         .bye_ms = 1000,
         .eof_ms = 500,
         .stop_after = decisions,
+        .stdout_cap = (uint64_t)sb.stdout_cap,
+        .sandbox = sandbox,
     };
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
@@ -193,6 +208,9 @@ int ar_checkbot_main(int argc, char **argv)
 
     printf("check-bot: %s\n", bots.b[0].command);
     printf("  program      %s\n", bots.b[0].path);
+    printf("  sandbox      %s%s%s\n", ar_sb_mode_name(sandbox.mode),
+           sandbox.mode != 0 ? ", profile " : "",
+           sandbox.mode != 0 ? ar_match_profile(&bots.e[0]) : "");
     printf("  rules        %s, %d players (seat rotating, other seats @random), seed %llu\n",
            rules.preset, players, (unsigned long long)seed);
     int identified = b && (b->major || b->bot_name[0] || b->bot_version[0]);
@@ -263,6 +281,7 @@ int ar_checkbot_main(int argc, char **argv)
     }
     ar_match_free(m);
 out:
+    ar_sb_args_free(&sb);
     ar_cli_bots_free(&bots);
     ar_rules_args_free(&ra);
     return rc;

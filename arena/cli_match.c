@@ -23,6 +23,8 @@ void ar_match_usage(FILE *out)
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
             "                   [--log-cap BYTES] [--progress] [--quiet]\n"
+            "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
+            "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
             "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
             "  Duplicate deals: every deal is played N times with the seats rotated; game\n"
             "  (d, r) puts slot (i + r) mod N at seat i; slot k runs bot k mod K (K bots, K <=\n"
@@ -54,8 +56,10 @@ void ar_match_usage(FILE *out)
             "  --progress       a line per game on stderr (default when stderr is a terminal)\n"
             "  --quiet          no progress, no verdict lines; the summary table still prints\n"
             "  Output: the summary table on stdout; verdicts and progress on stderr.\n"
+            "  Verdicts: RE TLE MLE OLE PE IA SV (docs/cli.md).\n"
             "  Exit: 0 match played (bot errors are results), 1 arena failure or interrupted,\n"
-            "  2 bad command line.\n");
+            "  2 bad command line (or the sandbox is weaker than --sandbox MIN).\n");
+    ar_sb_usage(out);
 }
 
 typedef struct match_opts {
@@ -72,6 +76,7 @@ typedef struct match_opts {
     long long log_cap;
     int progress, quiet;
     ar_cli_bots bots;
+    ar_sb_args sb;
 } match_opts;
 
 static int parse_ms(const char *flag, const char *v, uint32_t *out)
@@ -168,6 +173,9 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_flag(argc, argv, &i, "--log-cap", &v)) != 0) {
             if (r < 0 || ar_parse_long("--log-cap", v, 0, 1LL << 40, &o->log_cap) < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
         } else if (strcmp(argv[i], "--progress") == 0) {
             o->progress = 1;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -209,6 +217,7 @@ int ar_match_main(int argc, char **argv)
     o.clocks = (ar_clocks){10000, 1000, 10000, 5000};
     o.log_cap = 1 << 20;
     o.progress = isatty(2);
+    ar_sb_args_init(&o.sb);
 
     okr_rules rules;
     int rc = parse_args(argc, argv, &o);
@@ -216,6 +225,9 @@ int ar_match_main(int argc, char **argv)
         rc = ar_rules_build(&o.rules, o.players, &rules);
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
+    ar_sandbox_cfg sandbox;
+    if (rc == AR_EXIT_OK)
+        rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
     if (rc != AR_EXIT_OK)
         goto out;
 
@@ -247,6 +259,8 @@ int ar_match_main(int argc, char **argv)
         .log_cap = (size_t)o.log_cap,
         .bye_ms = 1000,
         .eof_ms = 500,
+        .stdout_cap = (uint64_t)o.sb.stdout_cap,
+        .sandbox = sandbox,
     };
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
@@ -261,6 +275,7 @@ int ar_match_main(int argc, char **argv)
     }
     ar_match_free(m);
 out:
+    ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);
     ar_rules_args_free(&o.rules);
     return rc;

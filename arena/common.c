@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "match.h"
+#include "sandbox.h"
+#include "seccomp.h"
+#include "util.h"
 
 int ar_flag(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -180,4 +186,172 @@ double ar_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- Sandbox ------------------------------------------------------------------------------ */
+
+void ar_sb_args_init(ar_sb_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->min = "rootless";
+    a->memory_mb = 256;
+    a->stdout_cap = 1 << 20;
+}
+
+void ar_sb_args_free(ar_sb_args *a)
+{
+    free(a->profiles);
+    free(a->binds);
+    a->profiles = NULL;
+    a->binds = NULL;
+    a->nprofiles = a->nbinds = 0;
+}
+
+void ar_sb_usage(FILE *out)
+{
+    fprintf(out,
+            "  Sandbox (docs/sandbox.md; the probe's summary line is printed on stderr):\n"
+            "  --sandbox MIN    refuse to run in a mode weaker than MIN: full no-cgroups\n"
+            "                   rootless seccomp-only off (default rootless)\n"
+            "  --insecure       run in the best mode available even below MIN (warning)\n"
+            "  --no-sandbox     plain child processes, no confinement at all (warning)\n"
+            "  --profile N=P    seccomp profile of the N-th --bot (%s; default: from\n"
+            "                   the program, interpreted for python/node/java/...)\n"
+            "  --memory-mb M    memory limit per bot (default 256; 0: none)\n"
+            "  --pids N         tasks per bot (default: native 8, interpreted 64)\n"
+            "  --stdout-cap B   OLE beyond B bytes on stdout in one decision (default 1048576)\n"
+            "  --bind DIR       show DIR read-only to every bot as well (repeatable)\n",
+            ar_seccomp_profiles());
+}
+
+int ar_sb_flag(int argc, char **argv, int *i, ar_sb_args *a)
+{
+    const char *v = NULL;
+    int r;
+    if (strcmp(argv[*i], "--insecure") == 0) {
+        a->insecure = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--no-sandbox") == 0) {
+        a->off = 1;
+        return 1;
+    }
+    if ((r = ar_flag(argc, argv, i, "--sandbox", &v)) != 0) {
+        int mode;
+        if (r > 0 && ar_sb_mode_parse(v, &mode) < 0) {
+            fprintf(stderr,
+                    "arena: --sandbox: expected full, no-cgroups, rootless, seccomp-only or "
+                    "off, got '%s'\n",
+                    v);
+            return -1;
+        }
+        if (r > 0)
+            a->min = v;
+        return r;
+    }
+    if ((r = ar_flag(argc, argv, i, "--memory-mb", &v)) != 0)
+        return r < 0 || ar_parse_long("--memory-mb", v, 0, 1 << 20, &a->memory_mb) < 0 ? -1 : 1;
+    if ((r = ar_flag(argc, argv, i, "--pids", &v)) != 0)
+        return r < 0 || ar_parse_long("--pids", v, 1, 1 << 20, &a->pids) < 0 ? -1 : 1;
+    if ((r = ar_flag(argc, argv, i, "--stdout-cap", &v)) != 0)
+        return r < 0 || ar_parse_long("--stdout-cap", v, 1, 1LL << 40, &a->stdout_cap) < 0 ? -1 : 1;
+    if ((r = ar_flag(argc, argv, i, "--profile", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || !eq[1]) {
+            fprintf(stderr, "arena: --profile: expected N=PROFILE, got '%s'\n", v);
+            return -1;
+        }
+        a->profiles = ar_xrealloc(a->profiles, (size_t)(a->nprofiles + 1) * sizeof *a->profiles);
+        a->profiles[a->nprofiles++] = v;
+        return 1;
+    }
+    if ((r = ar_flag(argc, argv, i, "--bind", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        if (access(v, F_OK) < 0) {
+            fprintf(stderr, "arena: --bind: '%s': %s\n", v, strerror(errno));
+            return -1;
+        }
+        a->binds = ar_xrealloc(a->binds, (size_t)(a->nbinds + 2) * sizeof *a->binds);
+        a->binds[a->nbinds++] = (char *)v;
+        a->binds[a->nbinds] = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+/* Is name one of the space-separated words of list? */
+static int is_word_of(const char *name, const char *list)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if ((size_t)(e - p) == n && n && strncmp(p, name, n) == 0)
+            return 1;
+        p = e;
+    }
+    return 0;
+}
+
+int ar_sb_setup(const ar_sb_args *a, int quiet, ar_entrant *e, int n, ar_sandbox_cfg *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < a->nprofiles; k++) {
+        const char *v = a->profiles[k], *eq = strchr(v, '=');
+        char num[32];
+        size_t len = (size_t)(eq - v);
+        long long idx;
+        snprintf(num, sizeof num, "%.*s", (int)(len < sizeof num ? len : sizeof num - 1), v);
+        if (ar_parse_long("--profile", num, 1, n, &idx) < 0)
+            return AR_EXIT_USAGE;
+        if (!is_word_of(eq + 1, ar_seccomp_profiles())) {
+            fprintf(stderr, "arena: --profile: unknown profile '%s' (known: %s)\n", eq + 1,
+                    ar_seccomp_profiles());
+            return AR_EXIT_USAGE;
+        }
+        if (e[idx - 1].builtin) {
+            fprintf(stderr, "arena: --profile: --bot %lld is a built-in, not a program\n", idx);
+            return AR_EXIT_USAGE;
+        }
+        e[idx - 1].profile = eq + 1;
+    }
+    out->memory_mb = (uint32_t)a->memory_mb;
+    out->pids = (int)a->pids;
+    out->cpu_s = 3600; /* a backstop: the clocks judge each decision */
+    out->binds = a->binds;
+    if (a->off) {
+        out->mode = AR_SB_OFF;
+        fprintf(stderr, "arena: warning: --no-sandbox: the bots run as plain processes, with "
+                        "everything the arena may do\n");
+        return AR_EXIT_OK;
+    }
+    int min = AR_SB_ROOTLESS;
+    ar_sb_mode_parse(a->min ? a->min : "rootless", &min);
+    ar_sb_caps caps;
+    ar_sandbox_probe(&caps);
+    if (!quiet)
+        fprintf(stderr, "arena: %s\n", caps.summary);
+    if (caps.mode < min) {
+        if (!a->insecure) {
+            fprintf(stderr,
+                    "arena: the best sandbox here is %s, weaker than --sandbox %s: %s\n"
+                    "arena: refusing to run bots; --insecure runs them in %s anyway, "
+                    "--no-sandbox without any\n",
+                    ar_sb_mode_name(caps.mode), ar_sb_mode_name(min),
+                    caps.missing[0] ? caps.missing : "(no reason given)",
+                    ar_sb_mode_name(caps.mode));
+            return AR_EXIT_USAGE;
+        }
+        fprintf(stderr, "arena: warning: --insecure: running in %s mode, weaker than %s (%s)\n",
+                ar_sb_mode_name(caps.mode), ar_sb_mode_name(min), caps.missing);
+    }
+    out->mode = caps.mode;
+    out->userns = caps.userns;
+    return AR_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_sandbox.h"
 
 typedef struct ar_command {
     const char *name;
@@ -26,6 +27,8 @@ static const ar_command commands[] = {
     {"tournament", "play a .tour file's tournament (resumable, shardable), rank with error bars",
      ar_tournament_main, ar_tournament_usage},
     {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
+    {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
+     ar_sandbox_main, ar_sandbox_usage},
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

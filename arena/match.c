@@ -6,6 +6,7 @@
 #include "match.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,8 +16,11 @@
 
 #include <event2/event.h>
 
+#include "cgroup.h"
 #include "codec.h"
 #include "json_out.h"
+#include "sandbox.h"
+#include "seccomp.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -114,6 +118,10 @@ struct ar_match {
     ar_match_totals totals;
     ar_bot_summary *summaries;
     char *logs_dir;
+    /* compiled seccomp filters, one per profile in use */
+    char *prof_name[8];
+    ar_bpf prof_bpf[8];
+    int nprof;
 };
 
 /* ---- Small helpers --------------------------------------------------------------------------- */
@@ -217,6 +225,10 @@ void ar_match_free(ar_match *m)
     free(m->dq_after);
     free(m->summaries);
     free(m->logs_dir);
+    for (int i = 0; i < m->nprof; i++) {
+        free(m->prof_name[i]);
+        ar_bpf_free(&m->prof_bpf[i]);
+    }
     free(m);
 }
 
@@ -251,24 +263,93 @@ static int open_logs(ar_match *m)
     return 0;
 }
 
-static void make_bots(ar_match *m)
+const char *ar_match_profile(const ar_entrant *e)
 {
-    for (int k = 0; k < m->cfg.players; k++) {
+    if (e->builtin)
+        return "";
+    return e->profile && e->profile[0] ? e->profile : ar_seccomp_auto(e->path);
+}
+
+/* The compiled filter of a profile (compiled once per match, in the parent). NULL after
+ * printing why when it cannot be built. */
+static const ar_bpf *profile_filter(ar_match *m, const char *profile)
+{
+    for (int i = 0; i < m->nprof; i++)
+        if (strcmp(m->prof_name[i], profile) == 0)
+            return &m->prof_bpf[i];
+    if (m->nprof == (int)(sizeof m->prof_name / sizeof m->prof_name[0])) {
+        fprintf(stderr, "arena: too many seccomp profiles in one match\n");
+        return NULL;
+    }
+    char err[256] = "";
+    ar_bpf *f = &m->prof_bpf[m->nprof];
+    int rc = ar_seccomp_build(profile, f, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "arena: seccomp profile '%s': %s\n", profile, err[0] ? err : strerror(-rc));
+        return NULL;
+    }
+    m->prof_name[m->nprof++] = ar_xstrdup(profile);
+    return f;
+}
+
+/* The program a sandboxed bot runs: a bare name is looked up in the jail's PATH (only the
+ * system's folders exist there), not in the arena's (where it may be a pyenv shim). */
+static const char *jail_program(const ar_entrant *e, char *buf, size_t cap)
+{
+    if (!e->argv || strchr(e->argv[0], '/'))
+        return e->path;
+    return ar_spawn_resolve_in(e->argv[0], AR_JAIL_PATH, buf, cap) == 0 ? buf : e->path;
+}
+
+static int make_bots(ar_match *m)
+{
+    const ar_sandbox_cfg *sb = &m->cfg.sandbox;
+    char **sdk_env = sb->mode != AR_SB_OFF ? ar_spawn_jail_sdk_env() : NULL;
+    int rc = 0;
+    for (int k = 0; k < m->cfg.players && rc == 0; k++) {
         const ar_entrant *e = &m->cfg.bots[m->slots[k].bot];
         if (e->builtin)
             continue;
+        char prog[PATH_MAX];
+        const char *path = sb->mode != AR_SB_OFF ? jail_program(e, prog, sizeof prog) : e->path;
+        const char *profile = ar_match_profile(e);
+        const ar_bpf *filter = NULL;
+        if (sb->mode != AR_SB_OFF && !(filter = profile_filter(m, profile))) {
+            rc = -EINVAL;
+            break;
+        }
+        int interpreted = strcmp(profile, "interpreted") == 0;
+        char **binds =
+            sb->mode >= AR_SB_ROOTLESS ? ar_spawn_jail_binds(path, e->argv, sb->binds) : NULL;
         ar_bot_config bc = {
             .name = e->name,
-            .path = e->path,
+            .path = path,
             .argv = e->argv,
             .clocks = m->cfg.clocks,
             .max_pending = m->cfg.max_pending,
             .eof_ms = m->cfg.eof_ms,
             .log = m->slots[k].log,
             .log_cap = m->cfg.log_cap,
+            .stdout_cap = m->cfg.stdout_cap,
+            .sb_mode = sb->mode,
+            .userns = sb->userns,
+            .filter = filter,
+            .profile = profile,
+            .memory_mb = e->memory_mb ? e->memory_mb : sb->memory_mb,
+            .pids_max = sb->pids      ? sb->pids
+                        : interpreted ? 64
+                                      : 8,
+            .cpu_s = sb->cpu_s,
+            .binds = binds,
+            .env_extra = sdk_env,
         };
+        if (e->startup_ms)
+            bc.clocks.startup_ms = e->startup_ms;
         m->slots[k].b = ar_bot_new(m->loop, &bc);
+        ar_spawn_argv_free(binds);
     }
+    ar_spawn_argv_free(sdk_env);
+    return rc;
 }
 
 /* ---- Messages -------------------------------------------------------------------------------- */
@@ -279,7 +360,7 @@ static void send_hello(ar_match *m, int k)
     char match_id[32];
     snprintf(match_id, sizeof match_id, "m%llu", (unsigned long long)m->cfg.seed);
     Okrpb__Clocks clocks = OKRPB__CLOCKS__INIT;
-    clocks.startup_ms = m->cfg.clocks.startup_ms;
+    clocks.startup_ms = m->slots[k].b->clocks.startup_ms; /* the entrant's own, if it has one */
     clocks.decision_ms = m->cfg.clocks.decision_ms;
     clocks.bank_ms = m->cfg.clocks.bank_ms;
     clocks.hard_ms = m->cfg.clocks.hard_ms;
@@ -1162,10 +1243,12 @@ int ar_match_run(ar_match *m)
 
     const char **names = ar_xcalloc((size_t)c->nbots, sizeof *names);
     const char **cmds = ar_xcalloc((size_t)c->nbots, sizeof *cmds);
+    const char **profs = ar_xcalloc((size_t)c->nbots, sizeof *profs);
     int *slots = ar_xcalloc((size_t)c->nbots, sizeof *slots);
     for (int b = 0; b < c->nbots; b++) {
         names[b] = c->bots[b].name;
         cmds[b] = c->bots[b].command;
+        profs[b] = c->sandbox.mode != AR_SB_OFF ? ar_match_profile(&c->bots[b]) : "";
     }
     for (int k = 0; k < c->players; k++)
         slots[m->slots[k].bot]++;
@@ -1186,16 +1269,23 @@ int ar_match_run(ar_match *m)
         .substitute = c->substitute == AR_SUB_FIRST ? "first" : ar_policy_name(c->substitute),
         .max_error_share = c->max_error_share,
         .clocks = c->clocks,
+        .sandbox = ar_sb_mode_name(c->sandbox.mode),
+        .profiles = profs,
+        .memory_mb = c->sandbox.mode != AR_SB_OFF ? c->sandbox.memory_mb : 0,
     };
     m->res = ar_results_new(&info);
     free(names);
     free(cmds);
+    free(profs);
     free(slots);
     if (!m->res)
         return -EIO;
     if ((rc = open_logs(m)) < 0)
         return rc;
-    make_bots(m);
+    if (c->sandbox.mode == AR_SB_FULL)
+        ar_cgroup_sweep(); /* what arenas killed before us left behind */
+    if ((rc = make_bots(m)) < 0)
+        return rc;
 
     for (long long d = c->first_deal; d < c->first_deal + c->deals && rc == 0 && !m->stopping; d++)
         for (int r = 0; r < c->players && rc == 0 && !m->stopping; r++) {

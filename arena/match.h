@@ -40,6 +40,16 @@ typedef struct ar_entrant {
     uint32_t startup_ms; /* start-up clock; 0: the match's clocks.startup_ms */
 } ar_entrant;
 
+/* How the match's bots are confined (sandbox.h, spawn.h). All zero: plain processes. */
+typedef struct ar_sandbox_cfg {
+    int mode;           /* ar_sb_mode */
+    int userns;         /* namespaced modes: with a user namespace */
+    uint32_t memory_mb; /* per bot unless its entrant says otherwise; 0: none */
+    int pids;           /* tasks per bot (cgroup); 0: by profile, native 8, interpreted 64 */
+    uint32_t cpu_s;     /* CPU-time backstop per process (RLIMIT_CPU), 0: none */
+    char *const *binds; /* more folders shown read-only to every bot (--bind) */
+} ar_sandbox_cfg;
+
 enum { AR_ON_ERROR_FORFEIT = 0, AR_ON_ERROR_SUBSTITUTE = 1 };
 enum { AR_SUB_FIRST = -1 }; /* substitute the first legal action (else an ar_policy) */
 
@@ -65,6 +75,8 @@ typedef struct ar_match_config {
     uint32_t bye_ms;      /* grace after Bye before SIGKILL */
     uint32_t eof_ms;      /* wait for an exit status after EOF */
     long long stop_after; /* > 0: stop once slot 0 answered this many Decisions or erred */
+    uint64_t stdout_cap;  /* OLE beyond this many stdout bytes per decision (0: none) */
+    ar_sandbox_cfg sandbox;
     /* ---- tournaments (all zero for a plain match) ---- */
     long long first_deal; /* play deals first_deal .. first_deal + deals - 1: deal d is the
                              same deal (seed, game id, decision ids) whatever the first one */
@@ -83,6 +95,9 @@ typedef struct ar_match ar_match;
 /* Copies cfg (not the entrants, which must outlive the match). Never NULL. */
 ar_match *ar_match_new(const ar_match_config *cfg);
 void ar_match_free(ar_match *m); /* accepts NULL; kills what still runs */
+
+/* The seccomp profile entrant e runs under: its own, else ar_seccomp_auto of its program. */
+const char *ar_match_profile(const ar_entrant *e);
 
 /* Play the whole match, write the outputs, say Bye, make sure no process is left.
  * Returns 0; -EINTR if SIGINT/SIGTERM stopped it (partial results are written); or -errno for

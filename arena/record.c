@@ -390,7 +390,7 @@ struct ar_results {
     FILE *games; /* games.jsonl */
     long long ngames;
     bot_acc *acc;
-    char **names, **commands;
+    char **names, **commands, **profiles;
     int *slots;
 };
 
@@ -404,6 +404,7 @@ ar_results *ar_results_new(const ar_results_info *info)
     r->names = ar_xcalloc((size_t)info->nbots, sizeof *r->names);
     r->commands = ar_xcalloc((size_t)info->nbots, sizeof *r->commands);
     r->slots = ar_xcalloc((size_t)info->nbots, sizeof *r->slots);
+    r->profiles = ar_xcalloc((size_t)info->nbots, sizeof *r->profiles);
     long long deals = info->deals > 0 ? info->deals : 1;
     for (int b = 0; b < info->nbots; b++) {
         r->acc[b].deal_sum = ar_xcalloc((size_t)deals, sizeof(double));
@@ -411,7 +412,9 @@ ar_results *ar_results_new(const ar_results_info *info)
         r->names[b] = ar_xstrdup(info->names[b]);
         r->commands[b] = ar_xstrdup(info->commands[b]);
         r->slots[b] = info->slots[b];
+        r->profiles[b] = ar_xstrdup(info->profiles && info->profiles[b] ? info->profiles[b] : "");
     }
+    r->info.profiles = (const char *const *)r->profiles;
     r->info.names = (const char *const *)r->names;
     r->info.commands = (const char *const *)r->commands;
     r->info.slots = r->slots;
@@ -455,10 +458,12 @@ void ar_results_free(ar_results *r)
         free(r->acc[b].deal_sum);
         free(r->acc[b].deal_n);
         free(r->names[b]);
+        free(r->profiles[b]);
         free(r->commands[b]);
     }
     free(r->acc);
     free(r->names);
+    free(r->profiles);
     free(r->commands);
     free(r->slots);
     free(r->out_dir);
@@ -627,6 +632,12 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
     json_object_set_new(clocks, "bank_ms", json_integer(r->info.clocks.bank_ms));
     json_object_set_new(clocks, "hard_ms", json_integer(r->info.clocks.hard_ms));
     json_object_set_new(doc, "clocks", clocks);
+    if (r->info.sandbox) {
+        json_t *sb = json_object();
+        json_object_set_new(sb, "mode", json_string(r->info.sandbox));
+        json_object_set_new(sb, "memory_mb", json_integer(r->info.memory_mb));
+        json_object_set_new(doc, "sandbox", sb);
+    }
     json_object_set_new(doc, "seconds", json_ms(t->seconds));
     json_object_set_new(doc, "decisions", json_integer(t->decisions));
     json_object_set_new(doc, "actions", json_integer(t->actions));
@@ -648,6 +659,8 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
         json_object_set_new(j, "index", json_integer(b));
         json_object_set_new(j, "name", json_string(r->names[b]));
         json_object_set_new(j, "command", json_string(r->commands[b]));
+        if (r->profiles[b][0])
+            json_object_set_new(j, "profile", json_string(r->profiles[b]));
         json_object_set_new(j, "seats_per_game", json_integer(r->slots[b]));
         json_object_set_new(j, "games", json_integer(a->games));
         json_object_set_new(j, "appearances", json_integer(a->appearances));
@@ -673,7 +686,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
         json_object_set_new(diff, "deals", json_integer(k));
         json_object_set_new(j, "score_diff", diff);
         json_t *errs = json_object();
-        for (int v = AR_V_RE; v <= AR_V_IA; v++)
+        for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++)
             json_object_set_new(errs, ar_verdict_name(v), json_integer(a->errors[v]));
         json_object_set_new(j, "errors", errs);
         json_object_set_new(j, "error_games", json_integer(a->error_games));
@@ -767,8 +780,8 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
             snprintf(diff, sizeof diff, "%s [%s, %s]", m, lo, hi);
         } else
             snprintf(diff, sizeof diff, "%s", m);
-        char errs[64] = "", *e = errs;
-        for (int v = AR_V_RE; v <= AR_V_IA; v++)
+        char errs[256] = "", *e = errs;
+        for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++)
             if (a->errors[v])
                 e += snprintf(e, sizeof errs - (size_t)(e - errs), "%s%s %lld", e > errs ? " " : "",
                               ar_verdict_name(v), a->errors[v]);

@@ -129,6 +129,9 @@ typedef struct ar_results_info {
     const char *substitute;      /* policy for substitutes */
     double max_error_share;
     ar_clocks clocks;
+    const char *sandbox;         /* mode name ("rootless"...); NULL: not written */
+    const char *const *profiles; /* per bot: seccomp profile ("" for a built-in); may be NULL */
+    uint32_t memory_mb;          /* the match's default memory limit per bot, 0: none */
 } ar_results_info;
 
 /* Per-bot facts only the match knows, given at the end. */

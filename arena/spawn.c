@@ -1,26 +1,50 @@
 /* spawn.c - the one place that forks and execs (aesthetics B6). The parent does everything
- * that may allocate: the argv, the PATH search, the pipes. The child between fork() and
- * execve() makes only async-signal-safe calls and raw syscalls; on failure it writes
- * {step, errno} to a CLOEXEC pipe and _exit(127)s. EOF on that pipe means execve succeeded. */
+ * that may allocate: the argv, the PATH search, the pipes, the jail's mount plan, environment
+ * and limits. The children between clone() and execve() make only async-signal-safe calls and
+ * raw syscalls; on failure they write {step, errno, arg} to a CLOEXEC pipe and _exit(127). EOF
+ * on that pipe means execve succeeded. Modes off and seccomp-only: one child, the program. The
+ * namespaced modes: arena --clone--> our init (pid 1 of new user/pid/net/mount/ipc/uts
+ * namespaces: builds the read-only root, pivots) --clone--> the program (pid 2: rlimits,
+ * capabilities dropped, no_new_privs, seccomp last, execve); the init relays pid 2's raw wait
+ * status over a pipe and exits, which kills whatever is left (research/sandbox.md part d). */
 #include "spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+#include "sandbox.h"
+#include "seccomp.h"
 #include "util.h"
+
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/* clone3's argument (linux/sched.h, which clashes with <sched.h>) */
+struct clone_args {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
+        set_tid_size, cgroup;
+};
 
 extern char **environ;
 
@@ -125,6 +149,11 @@ static int make_absolute(const char *path, char *out, size_t cap)
 
 int ar_spawn_resolve(const char *name, char *out, size_t cap)
 {
+    return ar_spawn_resolve_in(name, getenv("PATH"), out, cap);
+}
+
+int ar_spawn_resolve_in(const char *name, const char *path, char *out, size_t cap)
+{
     if (!name || !*name)
         return -ENOENT;
     if (strchr(name, '/')) {
@@ -133,7 +162,6 @@ int ar_spawn_resolve(const char *name, char *out, size_t cap)
             return rc == -ENOENT || rc == -ENOTDIR ? -ENOENT : rc;
         return make_absolute(name, out, cap);
     }
-    const char *path = getenv("PATH");
     if (!path)
         path = "/usr/bin:/bin";
     int found_denied = 0;
@@ -157,30 +185,269 @@ int ar_spawn_resolve(const char *name, char *out, size_t cap)
     return found_denied ? -EACCES : -ENOENT;
 }
 
+/* ---- The jail's view ------------------------------------------------------------------- */
+
+/* System folders every runtime needs; each is shown only if it exists here. */
+static const char *const system_paths[] = {
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin",
+    /* the dynamic loader's cache, time zone, and the alternatives /usr/bin/java points into */
+    "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives", NULL};
+
+/* The three devices a bot may open. */
+static const char *const device_paths[] = {"/dev/null", "/dev/zero", "/dev/urandom", NULL};
+
+static const char *const sdk_vars[] = {"OKBOT_PB2_DIR", "OKBOT_NODE_MODULES", "OKBOT_PROTO", NULL};
+
+typedef struct strlist {
+    char **v;
+    int n, cap;
+} strlist;
+
+static void sl_push(strlist *l, const char *s)
+{
+    if (l->n + 2 > l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->v = ar_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = ar_xstrdup(s);
+    l->v[l->n] = NULL;
+}
+
+/* Is `in` equal to `dir` or inside it? */
+static int path_within(const char *in, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/')
+        return 1;
+    return strncmp(in, dir, n) == 0 && (in[n] == '\0' || in[n] == '/');
+}
+
+/* Lexically normalise an absolute path: no "//", "/./", "/../", no trailing '/'. */
+static void normalise(char *p)
+{
+    char out[PATH_MAX];
+    size_t k = 0;
+    const char *s = p;
+    while (*s) {
+        while (*s == '/')
+            s++;
+        const char *e = s;
+        while (*e && *e != '/')
+            e++;
+        size_t n = (size_t)(e - s);
+        if (n == 0 || (n == 1 && s[0] == '.')) {
+            /* nothing */
+        } else if (n == 2 && s[0] == '.' && s[1] == '.') {
+            while (k > 0 && out[k - 1] != '/')
+                k--;
+            if (k > 0)
+                k--;
+        } else if (k + n + 2 < sizeof out) {
+            out[k++] = '/';
+            memcpy(out + k, s, n);
+            k += n;
+        }
+        s = e;
+    }
+    if (k == 0)
+        out[k++] = '/';
+    out[k] = '\0';
+    strcpy(p, out);
+}
+
+/* Add the folder (or the folder of the file) `path` names, if it exists. */
+static void add_bind(strlist *l, const char *path, int folder_of_file)
+{
+    char abs[PATH_MAX];
+    struct stat st;
+    if (!path || !*path || stat(path, &st) < 0)
+        return;
+    if (make_absolute(path, abs, sizeof abs) < 0)
+        return;
+    normalise(abs);
+    if (S_ISREG(st.st_mode) && folder_of_file) {
+        char *slash = strrchr(abs, '/');
+        if (slash == abs)
+            return; /* a file in / : never show the whole root */
+        *slash = '\0';
+    } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+        return;
+    }
+    if (strcmp(abs, "/") == 0)
+        return;
+    sl_push(l, abs);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+#ifndef AR_SOURCE_DIR
+#define AR_SOURCE_DIR ""
+#endif
+#ifndef AR_BINARY_DIR
+#define AR_BINARY_DIR ""
+#endif
+
+char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra)
+{
+    strlist l = {0};
+    if (path) {
+        add_bind(&l, path, 1);
+        /* a runtime installed outside the system folders (/opt/python/bin/python3): its
+         * prefix holds lib/ and share/ */
+        char real[PATH_MAX];
+        if (realpath(path, real)) {
+            char *slash = strrchr(real, '/');
+            if (slash && slash != real) {
+                *slash = '\0';
+                size_t n = strlen(real);
+                if (n > 4 && strcmp(real + n - 4, "/bin") == 0) {
+                    real[n - 4] = '\0';
+                    if (real[0])
+                        add_bind(&l, real, 0);
+                } else {
+                    add_bind(&l, real, 0);
+                }
+            }
+        }
+    }
+    for (int i = 1; argv && argv[i]; i++)
+        if (argv[i][0] != '-')
+            add_bind(&l, argv[i], 1);
+    /* the SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code) */
+    static const char *const src_rel[] = {
+        "sdk/python", "sdk/js", "proto", "build/sdk/python/okbot_gen", "build/sdk/js/node_modules",
+        NULL};
+    static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
+    char buf[PATH_MAX];
+    for (int i = 0; AR_SOURCE_DIR[0] && src_rel[i]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, src_rel[i]);
+        add_bind(&l, buf, 0);
+    }
+    for (int i = 0; AR_BINARY_DIR[0] && bin_rel[i]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
+        add_bind(&l, buf, 0);
+    }
+    for (int i = 0; sdk_vars[i]; i++)
+        add_bind(&l, getenv(sdk_vars[i]), 1);
+    for (int i = 0; extra && extra[i]; i++)
+        add_bind(&l, extra[i], 0);
+
+    /* sorted, a folder before what is inside it: drop duplicates, nested folders, and what
+     * the system folders already show */
+    if (l.n)
+        qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_str);
+    strlist out = {0};
+    for (int i = 0; i < l.n; i++) {
+        int covered = 0;
+        for (int j = 0; j < out.n && !covered; j++)
+            covered = path_within(l.v[i], out.v[j]);
+        for (int j = 0; system_paths[j] && !covered; j++)
+            covered = path_within(l.v[i], system_paths[j]);
+        if (!covered)
+            sl_push(&out, l.v[i]);
+    }
+    ar_spawn_argv_free(l.v);
+    if (!out.v)
+        out.v = ar_xcalloc(1, sizeof *out.v);
+    return out.v;
+}
+
+char **ar_spawn_jail_sdk_env(void)
+{
+    /* defaults: the generated code in this checkout's build folder (the SDKs would look for
+     * it in <repo>/build only) */
+    static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
+    strlist l = {0};
+    char buf[PATH_MAX + 64];
+    for (int i = 0; sdk_vars[i]; i++) {
+        const char *v = getenv(sdk_vars[i]);
+        if (v && *v && strlen(v) < PATH_MAX) {
+            snprintf(buf, sizeof buf, "%s=%s", sdk_vars[i], v);
+            sl_push(&l, buf);
+        } else if (i < 2 && AR_BINARY_DIR[0]) {
+            struct stat st;
+            snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(buf, sizeof buf, "%s=%s/%s", sdk_vars[i], AR_BINARY_DIR, bin_rel[i]);
+                sl_push(&l, buf);
+            }
+        }
+    }
+    if (!l.v)
+        l.v = ar_xcalloc(1, sizeof *l.v);
+    return l.v;
+}
+
+int ar_spawn_is_go(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    static char buf[65536];
+    ssize_t n = read(fd, buf, sizeof buf);
+    close(fd);
+    if (n < 4 || memcmp(buf, "\177ELF", 4) != 0)
+        return 0;
+    static const char mark[] = "Go build ID: \"";
+    return memmem(buf, (size_t)n, mark, sizeof mark - 1) != NULL;
+}
+
+/* Built with AddressSanitizer (or TSan, MSan)? Their shadow memory is terabytes of reserved
+ * address space, which RLIMIT_DATA and RLIMIT_AS refuse. The runtime's init function is in the
+ * dynamic symbol table near the start of the file. */
+static int is_sanitized(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    static char buf[262144];
+    ssize_t n = read(fd, buf, sizeof buf);
+    close(fd);
+    if (n < 4 || memcmp(buf, "\177ELF", 4) != 0)
+        return 0;
+    static const char *const marks[] = {"__asan_init", "__tsan_init", "__msan_init",
+                                        "__hwasan_init", NULL};
+    for (int i = 0; marks[i]; i++)
+        if (memmem(buf, (size_t)n, marks[i], strlen(marks[i])))
+            return 1;
+    return 0;
+}
+
 /* ---- Processes ------------------------------------------------------------------------- */
 
 const char *ar_spawn_step_name(int step)
 {
-    switch (step) {
-    case AR_STEP_SIGNALS:
-        return "signals";
-    case AR_STEP_SETPGID:
-        return "setpgid";
-    case AR_STEP_PDEATHSIG:
-        return "pdeathsig";
-    case AR_STEP_PARENT:
-        return "parent check";
-    case AR_STEP_FDS:
-        return "fds";
-    case AR_STEP_CHDIR:
-        return "chdir";
-    case AR_STEP_RLIMIT:
-        return "rlimit";
-    case AR_STEP_SIGMASK:
-        return "sigmask";
-    case AR_STEP_EXEC:
-        return "exec";
-    }
+    static const char *const names[] = {
+        [AR_STEP_SIGNALS] = "signals",
+        [AR_STEP_SETPGID] = "setpgid",
+        [AR_STEP_PDEATHSIG] = "pdeathsig",
+        [AR_STEP_PARENT] = "parent check",
+        [AR_STEP_FDS] = "fds",
+        [AR_STEP_CHDIR] = "chdir",
+        [AR_STEP_RLIMIT] = "rlimit",
+        [AR_STEP_SIGMASK] = "sigmask",
+        [AR_STEP_EXEC] = "exec",
+        [AR_STEP_CLONE] = "clone (namespaces)",
+        [AR_STEP_CGROUP] = "cgroup",
+        [AR_STEP_IDMAP] = "uid/gid map",
+        [AR_STEP_SYNC] = "sync",
+        [AR_STEP_SETUID] = "setuid",
+        [AR_STEP_SETSID] = "setsid",
+        [AR_STEP_MOUNT] = "mount",
+        [AR_STEP_BIND] = "bind",
+        [AR_STEP_PROC] = "proc",
+        [AR_STEP_HOSTNAME] = "hostname",
+        [AR_STEP_PIVOT] = "pivot_root",
+        [AR_STEP_FORK] = "fork",
+        [AR_STEP_CAPS] = "capabilities",
+        [AR_STEP_NNP] = "no_new_privs",
+        [AR_STEP_SECCOMP] = "seccomp",
+    };
+    if (step > 0 && step < (int)(sizeof names / sizeof names[0]) && names[step])
+        return names[step];
     return "?";
 }
 
@@ -191,11 +458,27 @@ int ar_spawn_init(void)
     return 0;
 }
 
-/* What the child tells the parent when a step fails. */
+/* What the child tells the parent when a step fails (arg: the mount entry, or -1). */
 typedef struct child_report {
     int step;
     int err;
+    int arg;
 } child_report;
+
+/* One entry of the jail's file system, prepared by the parent. */
+enum { MNT_DIR, MNT_FILE, MNT_DEV, MNT_LINK };
+typedef struct mnt_entry {
+    const char *path;      /* absolute, also the source */
+    int kind;              /* MNT_* */
+    unsigned long remount; /* fallback MS_REMOUNT flags (keeps the source's locked flags) */
+    char *target;          /* MNT_LINK: the symbolic link's text (malloc'ed) */
+} mnt_entry;
+
+enum { MAX_RLIMITS = 10 };
+
+/* The init's first word on the status pipe: pid 2 has been forked. (Not a wait status: those
+ * fit in 16 bits.) */
+#define AR_SPAWN_FORKED 0x7f0f0f0f
 
 /* Everything the child needs, prepared by the parent. */
 typedef struct child_args {
@@ -206,11 +489,24 @@ typedef struct child_args {
     pid_t ppid;
     int in_r, out_w, err_w; /* become 0, 1, 2 */
     int report_fd;          /* becomes 3, CLOEXEC */
+    /* limits and filter (every mode but off) */
+    int nrl;
+    int rl_res[MAX_RLIMITS];
+    struct rlimit rl[MAX_RLIMITS];
+    const ar_bpf *filter;
+    int nnp;
+    /* the jail */
+    int jailed;
+    int drop_to;            /* no user namespace (root): the program's uid/gid on the host */
+    int sync_fd, status_fd; /* become 4 and 5 in the init */
+    const char *stage;      /* where the new root is built before pivot_root */
+    const mnt_entry *mnt;
+    int nmnt;
 } child_args;
 
-_Noreturn static void child_fail(int fd, int step)
+_Noreturn static void child_fail_arg(int fd, int step, int arg)
 {
-    child_report r = {step, errno};
+    child_report r = {step, errno, arg};
     ssize_t w;
     do
         w = write(fd, &r, sizeof r);
@@ -218,25 +514,156 @@ _Noreturn static void child_fail(int fd, int step)
     _exit(127);
 }
 
-/* Move fd to a number >= 4 if it is below, keeping CLOEXEC. Returns the fd or -1. */
-static int lift_fd(int fd)
+_Noreturn static void child_fail(int fd, int step)
 {
-    return fd >= 4 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 4);
+    child_fail_arg(fd, step, -1);
 }
 
-/* The child, between fork and execve: async-signal-safe calls only (no malloc, stdio,
- * libevent, execvp). */
+/* Move fd to a number >= `min` if it is below, keeping CLOEXEC. Returns the fd or -1. */
+static int lift_fd(int fd, int min)
+{
+    return fd >= min ? fd : fcntl(fd, F_DUPFD_CLOEXEC, min);
+}
+
+/* Async-signal-safe helpers of the child. */
+static size_t c_len(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+/* dst = a + b (NUL-terminated); 0, or -1 if it does not fit. */
+static int c_join(char *dst, size_t cap, const char *a, const char *b)
+{
+    size_t na = c_len(a), nb = c_len(b);
+    if (na + nb + 1 > cap)
+        return -1;
+    memcpy(dst, a, na);
+    memcpy(dst + na, b, nb + 1);
+    return 0;
+}
+
+/* mkdir -p of every folder above the last component of p (p is modified and restored). */
+static int c_mkdir_parents(char *p)
+{
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        int rc = mkdir(p, 0755);
+        int e = errno;
+        *s = '/';
+        if (rc < 0 && e != EEXIST) {
+            errno = e;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void reset_signals(void)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < 65; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            sigaction(sig, &dfl, NULL); /* EINVAL for reserved numbers is harmless */
+}
+
+/* stdin/stdout/stderr onto the pipes and the report pipe to 3 (CLOEXEC); with `keep` > 0,
+ * also sync to 4 and status to 5 (the init). Everything else is closed. Returns the report
+ * fd to use (3), or fails the child. */
+static int setup_fds(const child_args *a, int jailed)
+{
+    int rep = a->report_fd;
+    /* lift everything out of 0..5 first so no dup2 clobbers a source */
+    int in_r = lift_fd(a->in_r, 6), out_w = lift_fd(a->out_w, 6), err_w = lift_fd(a->err_w, 6);
+    int r = lift_fd(rep, 6);
+    int sync = jailed ? lift_fd(a->sync_fd, 6) : 0, st = jailed ? lift_fd(a->status_fd, 6) : 0;
+    if (in_r < 0 || out_w < 0 || err_w < 0 || r < 0 || sync < 0 || st < 0)
+        child_fail(rep, AR_STEP_FDS);
+    rep = r;
+    if (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+        child_fail(rep, AR_STEP_FDS);
+    /* dup3 keeps CLOEXEC: plain dup2 would clear it and the parent would wait for EOF
+     * forever */
+    if (dup3(rep, 3, O_CLOEXEC) < 0)
+        child_fail(rep, AR_STEP_FDS);
+    rep = 3;
+    if (jailed && (dup3(sync, 4, O_CLOEXEC) < 0 || dup3(st, 5, O_CLOEXEC) < 0))
+        child_fail(rep, AR_STEP_FDS);
+    unsigned first = jailed ? 6U : 4U;
+    if (syscall(SYS_close_range, first, ~0U, 0U) < 0) {
+        if (errno != ENOSYS)
+            child_fail(rep, AR_STEP_FDS);
+        struct rlimit rl;
+        long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                       ? (long)rl.rlim_cur
+                       : 65536;
+        for (long fd = first; fd < max; fd++)
+            close((int)fd);
+    }
+    return rep;
+}
+
+/* The program's last steps, common to every mode: limits, credentials, no_new_privs, the
+ * filter (last), execve. */
+_Noreturn static void exec_program(const child_args *a, int rep)
+{
+    for (int i = 0; i < a->nrl; i++)
+        if (setrlimit(a->rl_res[i], &a->rl[i]) < 0)
+            child_fail(rep, AR_STEP_RLIMIT);
+
+    if (a->drop_to > 0) {
+        if (setgroups(0, NULL) < 0 || setresgid(a->drop_to, a->drop_to, a->drop_to) < 0 ||
+            setresuid(a->drop_to, a->drop_to, a->drop_to) < 0)
+            child_fail(rep, AR_STEP_SETUID);
+    }
+    if (a->jailed) {
+        /* an unprivileged user namespace leaves us uid 1000 with every capability of the
+         * namespace until execve: drop them now */
+        struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct d[2];
+        memset(d, 0, sizeof d);
+        if (syscall(SYS_capset, &h, d) < 0)
+            child_fail(rep, AR_STEP_CAPS);
+    }
+    /* credential changes clear the parent-death signal: arm it again */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        child_fail(rep, AR_STEP_PDEATHSIG);
+    if (a->cwd && chdir(a->cwd) < 0 && (!a->jailed || chdir("/") < 0))
+        child_fail(rep, AR_STEP_CHDIR);
+    if (a->nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        child_fail(rep, AR_STEP_NNP);
+
+    /* the parent blocked every signal around fork(): the program starts with none blocked */
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
+        child_fail(rep, AR_STEP_SIGMASK);
+    if (a->filter) {
+        int rc = ar_seccomp_install(a->filter);
+        if (rc < 0) {
+            errno = -rc;
+            child_fail(rep, AR_STEP_SECCOMP);
+        }
+    }
+    /* exec (never execvp: its PATH search may allocate) */
+    execve(a->path, a->argv, a->envp);
+    child_fail(rep, AR_STEP_EXEC);
+}
+
+/* Mode off and seccomp-only: the child between fork and execve. Async-signal-safe calls only
+ * (no malloc, stdio, libevent, execvp). */
 _Noreturn static void child_main(const child_args *a)
 {
     int rep = a->report_fd;
 
     /* 1. default dispositions (SIG_IGN survives execve; the arena ignores SIGPIPE), own group */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < 32; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            sigaction(sig, &dfl, NULL); /* EINVAL for reserved numbers is harmless */
+    reset_signals();
     if (setpgid(0, 0) < 0)
         child_fail(rep, AR_STEP_SETPGID);
 
@@ -248,46 +675,161 @@ _Noreturn static void child_main(const child_args *a)
         child_fail(rep, AR_STEP_PARENT);
     }
 
-    /* 3. fds: lift everything out of 0..3 first so no dup2 clobbers a source, then 0/1/2,
-     * then the report pipe to 3 (dup3 keeps CLOEXEC: plain dup2 would clear it and the
-     * parent would wait for EOF forever), then close the rest. */
-    int in_r = lift_fd(a->in_r), out_w = lift_fd(a->out_w), err_w = lift_fd(a->err_w);
-    int r = lift_fd(rep);
-    if (in_r < 0 || out_w < 0 || err_w < 0 || r < 0)
-        child_fail(rep, AR_STEP_FDS);
-    rep = r;
-    if (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
-        child_fail(rep, AR_STEP_FDS);
-    if (dup3(rep, 3, O_CLOEXEC) < 0)
-        child_fail(rep, AR_STEP_FDS);
-    rep = 3;
-    if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0) {
-        if (errno != ENOSYS)
-            child_fail(rep, AR_STEP_FDS);
-        struct rlimit rl;
-        long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
-                       ? (long)rl.rlim_cur
-                       : 65536;
-        for (long fd = 4; fd < max; fd++)
-            close((int)fd);
+    /* 3. fds */
+    rep = setup_fds(a, 0);
+
+    /* 4. limits, filter, exec */
+    exec_program(a, rep);
+}
+
+/* Build the jail's file system under a->stage and make it the root. */
+static void build_root(const child_args *a, int rep)
+{
+    char p[PATH_MAX];
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        child_fail(rep, AR_STEP_MOUNT);
+    if (mount("okarena", a->stage, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755") < 0)
+        child_fail(rep, AR_STEP_MOUNT);
+    for (int i = 0; i < a->nmnt; i++) {
+        const mnt_entry *e = &a->mnt[i];
+        if (c_join(p, sizeof p, a->stage, e->path) < 0) {
+            errno = ENAMETOOLONG;
+            child_fail_arg(rep, AR_STEP_BIND, i);
+        }
+        if (c_mkdir_parents(p) < 0)
+            child_fail_arg(rep, AR_STEP_BIND, i);
+        if (e->kind == MNT_LINK) {
+            if (symlink(e->target, p) < 0 && errno != EEXIST)
+                child_fail_arg(rep, AR_STEP_BIND, i);
+            continue;
+        }
+        if (e->kind == MNT_DIR) {
+            if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                child_fail_arg(rep, AR_STEP_BIND, i);
+        } else {
+            int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+            if (fd < 0 && errno != EEXIST && errno != EROFS)
+                child_fail_arg(rep, AR_STEP_BIND, i);
+            if (fd >= 0)
+                close(fd);
+        }
+        if (mount(e->path, p, NULL, MS_BIND | MS_REC, NULL) < 0)
+            child_fail_arg(rep, AR_STEP_BIND, i);
+        /* read-only, no set-uid, no devices (but the devices themselves), recursively */
+        struct mount_attr ma;
+        memset(&ma, 0, sizeof ma);
+        ma.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+                      (e->kind == MNT_DEV ? MOUNT_ATTR_NOEXEC : MOUNT_ATTR_NODEV);
+        if (syscall(SYS_mount_setattr, AT_FDCWD, p, AT_RECURSIVE, &ma, sizeof ma) < 0) {
+            if (errno != ENOSYS && errno != EINVAL)
+                child_fail_arg(rep, AR_STEP_BIND, i);
+            if (mount(NULL, p, NULL, e->remount, NULL) < 0)
+                child_fail_arg(rep, AR_STEP_BIND, i);
+        }
+    }
+    /* a fresh /proc of the new pid namespace */
+    if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0555) < 0 && errno != EEXIST))
+        child_fail(rep, AR_STEP_PROC);
+    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        child_fail(rep, AR_STEP_PROC);
+    /* the working directory's path, so that relative arguments still resolve */
+    if (a->cwd && c_join(p, sizeof p, a->stage, a->cwd) == 0 && c_mkdir_parents(p) == 0)
+        mkdir(p, 0755);
+    if (sethostname("arena", 5) < 0)
+        child_fail(rep, AR_STEP_HOSTNAME);
+    if (mount(NULL, a->stage, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) <
+        0)
+        child_fail(rep, AR_STEP_MOUNT);
+    /* pivot_root(".", "."): the old root ends up on top of the new one and is detached */
+    if (chdir(a->stage) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
+        umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
+        child_fail(rep, AR_STEP_PIVOT);
+}
+
+/* The namespaced modes: this is our init, pid 1 of a new pid namespace. It builds the jail,
+ * forks the program as pid 2, reaps everything, hands pid 2's raw wait status to the arena
+ * and exits (which kills whatever is left in the namespace). */
+_Noreturn static void init_main(const child_args *a)
+{
+    int rep = a->report_fd;
+    reset_signals(); /* the arena's libevent handlers must not run here */
+    rep = setup_fds(a, 1);
+
+    /* 1. wait for the go: maps written, cgroup joined. EOF: the arena died. */
+    char go;
+    ssize_t n;
+    do
+        n = read(4, &go, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) {
+        errno = EPIPE;
+        child_fail(rep, AR_STEP_SYNC);
     }
 
-    /* 4. working directory and limits (the sandbox adds more later) */
-    if (a->cwd && chdir(a->cwd) < 0)
-        child_fail(rep, AR_STEP_CHDIR);
-    struct rlimit core = {0, 0};
-    if (setrlimit(RLIMIT_CORE, &core) < 0)
-        child_fail(rep, AR_STEP_RLIMIT);
+    /* 2. die with the arena (after any credential change, which would clear it); the arena
+     * holds the sync pipe open until the program has exec'ed: a hang-up means it is gone */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        child_fail(rep, AR_STEP_PDEATHSIG);
+    struct pollfd pf = {4, POLLIN, 0};
+    if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR))) {
+        errno = ESRCH;
+        child_fail(rep, AR_STEP_PARENT);
+    }
+    if (setsid() < 0)
+        child_fail(rep, AR_STEP_SETSID);
+    prctl(PR_SET_NAME, "okarena-init", 0, 0, 0);
 
-    /* 5. the parent blocked every signal around fork(): the program starts with none blocked */
+    /* 3. the file system */
+    build_root(a, rep);
+
+    /* 4. the program */
+    pid_t bot = (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, 0, 0, 0, 0);
+    if (bot < 0)
+        child_fail(rep, AR_STEP_FORK);
+    if (bot == 0) {
+        /* wait until the arena knows our pid (to name the syscall of a seccomp kill, the
+         * audit line has the host's pid); EOF: the arena died */
+        close(5);
+        do
+            n = read(4, &go, 1);
+        while (n < 0 && errno == EINTR);
+        if (n != 1) {
+            errno = EPIPE;
+            child_fail(rep, AR_STEP_SYNC);
+        }
+        close(4);
+        exec_program(a, rep);
+    }
+    /* tell the arena pid 2 exists: a marker before the status on the status pipe */
+    int forked = AR_SPAWN_FORKED;
+    do
+        n = write(5, &forked, sizeof forked);
+    while (n < 0 && errno == EINTR);
+    /* the init keeps none of the program's pipes: EOF must mean the program closed them */
+    close(0);
+    close(1);
+    close(2);
+    close(3);
+    close(4);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     sigset_t none;
     sigemptyset(&none);
-    if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
-        child_fail(rep, AR_STEP_SIGMASK);
-
-    /* 6. exec (never execvp: its PATH search may allocate) */
-    execve(a->path, a->argv, a->envp);
-    child_fail(rep, AR_STEP_EXEC);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (;;) {
+        int st;
+        pid_t w = waitpid(-1, &st, __WALL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            _exit(1); /* no children left, pid 2 unseen: cannot happen */
+        if (w == bot) {
+            ssize_t k;
+            do
+                k = write(5, &st, sizeof st);
+            while (k < 0 && errno == EINTR);
+            _exit(0);
+        }
+    }
 }
 
 static void close_quiet(int *fd)
@@ -305,14 +847,301 @@ static int set_nonblock(int fd)
     return 0;
 }
 
+/* The locked flags of the mount that holds path, for MS_REMOUNT (a user namespace may not
+ * clear them). */
+static unsigned long remount_flags(const char *path, int dev)
+{
+    unsigned long f = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | (dev ? MS_NOEXEC : MS_NODEV);
+    struct statvfs sv;
+    if (statvfs(path, &sv) == 0) {
+        if (sv.f_flag & ST_NOEXEC)
+            f |= MS_NOEXEC;
+        if (sv.f_flag & ST_NODEV)
+            f |= MS_NODEV;
+        if (sv.f_flag & ST_NOATIME)
+            f |= MS_NOATIME;
+        if (sv.f_flag & ST_NODIRATIME)
+            f |= MS_NODIRATIME;
+        if (sv.f_flag & ST_RELATIME)
+            f |= MS_RELATIME;
+    }
+    return f;
+}
+
+/* The jail's file system: system folders, devices, then the bot's binds. */
+static mnt_entry *plan_mounts(const ar_jail *j, int *n_out)
+{
+    int cap = 32, n = 0;
+    for (int i = 0; j->binds && j->binds[i]; i++)
+        cap++;
+    mnt_entry *m = ar_xcalloc((size_t)cap, sizeof *m);
+    for (int pass = 0; pass < 3; pass++) {
+        const char *const *list = pass == 0   ? system_paths
+                                  : pass == 1 ? device_paths
+                                              : (const char *const *)j->binds;
+        for (int i = 0; list && list[i]; i++) {
+            struct stat st;
+            if (lstat(list[i], &st) < 0)
+                continue;
+            mnt_entry *e = &m[n];
+            e->path = list[i];
+            if (S_ISLNK(st.st_mode)) {
+                char t[PATH_MAX];
+                ssize_t k = readlink(list[i], t, sizeof t - 1);
+                if (k <= 0)
+                    continue;
+                t[k] = '\0';
+                e->kind = MNT_LINK;
+                e->target = ar_xstrdup(t);
+                /* a link to a file we would not show otherwise (/etc/localtime): show it */
+                if (pass == 0 && t[0] == '/' && stat(list[i], &st) == 0 && S_ISREG(st.st_mode)) {
+                    e->kind = MNT_FILE;
+                    free(e->target);
+                    e->target = NULL;
+                }
+            } else if (S_ISDIR(st.st_mode)) {
+                e->kind = MNT_DIR;
+            } else if (S_ISCHR(st.st_mode)) {
+                e->kind = MNT_DEV;
+            } else {
+                e->kind = MNT_FILE;
+            }
+            e->remount = remount_flags(list[i], e->kind == MNT_DEV);
+            n++;
+        }
+    }
+    *n_out = n;
+    return m;
+}
+
+static void free_mounts(mnt_entry *m, int n)
+{
+    for (int i = 0; m && i < n; i++)
+        free(m[i].target);
+    free(m);
+}
+
+/* A folder to build the new root on: an existing one that no bind lies in. */
+static const char *pick_stage(const mnt_entry *m, int n)
+{
+    static const char *const cands[] = {"/tmp", "/mnt", "/media", "/srv", "/opt",
+                                        "/run", "/var", "/home",  NULL};
+    for (int c = 0; cands[c]; c++) {
+        struct stat st;
+        if (lstat(cands[c], &st) < 0 || !S_ISDIR(st.st_mode))
+            continue;
+        int clash = 0;
+        for (int i = 0; i < n && !clash; i++)
+            clash = path_within(m[i].path, cands[c]);
+        if (!clash)
+            return cands[c];
+    }
+    return NULL;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = ar_write_all(fd, text, strlen(text));
+    close(fd);
+    return rc;
+}
+
+/* uid_map and gid_map of the child's new user namespace: inside 1000 is the user who runs the
+ * arena, and nothing else is mapped. The init, created by us, has every capability of the
+ * namespace (enough for its mounts) whatever its uid; the program loses them at execve (its
+ * uid 1000 is not the namespace's root) and before, with capset. Root gets the same map: a
+ * dedicated unprivileged uid could not read bots kept in root's private folders (/root, a
+ * mktemp -d), and the program is then root without a single capability, in namespaces where
+ * only read-only files exist. */
+static int write_maps(pid_t pid)
+{
+    char path[64], map[64];
+    int rc;
+    snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+    if ((rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
+        return rc;
+    snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+    snprintf(map, sizeof map, "1000 %d 1\n", (int)geteuid());
+    if ((rc = write_file(path, map)) < 0)
+        return rc;
+    snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+    snprintf(map, sizeof map, "1000 %d 1\n", (int)getegid());
+    return write_file(path, map);
+}
+
+/* The fresh environment of a sandboxed program. */
+static char **jail_env(const ar_jail *j, const char *path)
+{
+    strlist l = {0};
+    char buf[512];
+    sl_push(&l, "PATH=" AR_JAIL_PATH);
+    sl_push(&l, "LANG=C.UTF-8");
+    sl_push(&l, "HOME=/nonexistent");
+    /* runtimes size themselves from the host, not from our limits (research pitfall 11) */
+    sl_push(&l, "GOMAXPROCS=1");
+    sl_push(&l, "UV_THREADPOOL_SIZE=1");
+    sl_push(&l, "PYTHONDONTWRITEBYTECODE=1");
+    sl_push(&l, "PYTHONNOUSERSITE=1");
+    uint64_t mb = j->mem_bytes >> 20;
+    if (mb > 0) {
+        snprintf(buf, sizeof buf, "GOMEMLIMIT=%lluMiB", (unsigned long long)(mb * 8 / 10));
+        sl_push(&l, buf);
+        snprintf(buf, sizeof buf, "NODE_OPTIONS=--max-old-space-size=%llu",
+                 (unsigned long long)(mb * 3 / 4));
+        sl_push(&l, buf);
+        snprintf(buf, sizeof buf,
+                 "JAVA_TOOL_OPTIONS=-Xmx%llum -Xss512k -XX:+UseSerialGC -XX:-UsePerfData "
+                 "-XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1 "
+                 "-XX:ReservedCodeCacheSize=32m -XX:CompressedClassSpaceSize=32m",
+                 (unsigned long long)(mb * 6 / 10));
+        sl_push(&l, buf);
+    }
+    for (int i = 0; j->env_extra && j->env_extra[i]; i++)
+        sl_push(&l, j->env_extra[i]);
+    if (is_sanitized(path)) {
+        /* a sanitized build (the project's own ASan tests): keep its options, but no leak
+         * check at exit, whose tracer is a new process the filter forbids */
+        const char *ao = getenv("ASAN_OPTIONS"), *uo = getenv("UBSAN_OPTIONS");
+        snprintf(buf, sizeof buf, "ASAN_OPTIONS=%.400s%sdetect_leaks=0:quarantine_size_mb=16",
+                 ao ? ao : "", ao && *ao ? ":" : "");
+        sl_push(&l, buf);
+        if (uo) {
+            snprintf(buf, sizeof buf, "UBSAN_OPTIONS=%.480s", uo);
+            sl_push(&l, buf);
+        }
+    }
+    return l.v;
+}
+
+/* Limits of the program. */
+static void plan_rlimits(const ar_jail *j, const char *path, child_args *a)
+{
+    a->nrl = 0;
+#define RL(res, v)                                                                                 \
+    do {                                                                                           \
+        a->rl_res[a->nrl] = (res);                                                                 \
+        a->rl[a->nrl].rlim_cur = a->rl[a->nrl].rlim_max = (rlim_t)(v);                             \
+        a->nrl++;                                                                                  \
+    } while (0)
+    RL(RLIMIT_CORE, 0);
+    if (!j || j->mode == AR_SB_OFF)
+        return;
+    RL(RLIMIT_FSIZE, 0);
+    RL(RLIMIT_NOFILE, 64);
+    RL(RLIMIT_MSGQUEUE, 0);
+    int native = !j->profile || strcmp(j->profile, "interpreted") != 0;
+    /* a sanitized build (the project's ASan tests) cannot start under either limit: only the
+     * cgroup (full mode) limits its memory */
+    if (j->mem_bytes && !is_sanitized(path)) {
+        uint64_t grace = native ? (uint64_t)32 << 20 : (uint64_t)64 << 20;
+        RL(RLIMIT_DATA, j->mem_bytes + grace);
+        /* address space only where nothing else counts shared memory, and never for Go,
+         * which reserves hundreds of MiB it never touches */
+        if (native && !j->cgroup && !ar_spawn_is_go(path))
+            RL(RLIMIT_AS, j->mem_bytes + ((uint64_t)64 << 20));
+    }
+    if (j->cpu_s) {
+        a->rl_res[a->nrl] = RLIMIT_CPU;
+        a->rl[a->nrl].rlim_cur = j->cpu_s;
+        a->rl[a->nrl].rlim_max = (rlim_t)j->cpu_s + 5;
+        a->nrl++;
+    }
+#undef RL
+}
+
+/* The program's pid as the arena sees it: the init's only child. */
+static pid_t find_prog(pid_t init)
+{
+    char path[64], buf[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)init, (int)init);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            long v = strtol(buf, NULL, 10);
+            if (v > 0)
+                return (pid_t)v;
+        }
+    }
+    return 0;
+}
+
+/* Read one report from the child (blocking until it fails or exec closes the pipe). Returns
+ * 1 with *r filled, 0 on EOF (exec succeeded). */
+static int read_report(int fd, child_report *r)
+{
+    size_t got = 0;
+    while (got < sizeof *r) {
+        ssize_t n = read(fd, (char *)r + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got != 0 && got != sizeof *r)
+        abort(); /* a partial report cannot happen with a 12-byte write to a pipe */
+    return got == sizeof *r;
+}
+
+static void reap(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+        ;
+}
+
+/* clone the init into new namespaces (and straight into its cgroup with clone3 when we can).
+ * Returns the pid in the parent, 0 in the child, -1 with errno. *in_cgroup says whether the
+ * kernel placed it. */
+static pid_t clone_jail(unsigned long flags, int cgroup_fd, int *in_cgroup)
+{
+    *in_cgroup = 0;
+#ifdef SYS_clone3
+    if (cgroup_fd >= 0) {
+        struct clone_args ca;
+        memset(&ca, 0, sizeof ca);
+        ca.flags = flags | CLONE_INTO_CGROUP;
+        ca.exit_signal = SIGCHLD;
+        ca.cgroup = (uint64_t)cgroup_fd;
+        long pid = syscall(SYS_clone3, &ca, sizeof ca);
+        if (pid >= 0) {
+            *in_cgroup = 1;
+            return (pid_t)pid;
+        }
+        if (errno != ENOSYS && errno != E2BIG && errno != EINVAL)
+            return -1;
+    }
+#else
+    (void)cgroup_fd;
+#endif
+    return (pid_t)syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
+}
+
 int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
 {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, rep[2] = {-1, -1};
+    int syn[2] = {-1, -1}, stp[2] = {-1, -1};
     int rc = 0;
-    char msg[256];
+    char msg[PATH_MAX + 128];
+    const ar_jail *j = o->jail;
+    int mode = j ? j->mode : AR_SB_OFF;
+    int jailed = mode >= AR_SB_ROOTLESS;
+    char **env = NULL;
+    mnt_entry *mnt = NULL;
+    int nmnt = 0;
+    double t0 = ar_now_ms();
 
+    memset(p, 0, sizeof *p);
+    p->status_fd = -1;
     if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
-        pipe2(rep, O_CLOEXEC) < 0) {
+        pipe2(rep, O_CLOEXEC) < 0 ||
+        (jailed && (pipe2(syn, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0))) {
         rc = -errno;
         snprintf(msg, sizeof msg, "pipe2: %s", strerror(-rc));
         set_err(err, errcap, msg);
@@ -329,67 +1158,144 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
         .out_w = out[1],
         .err_w = errp[1],
         .report_fd = rep[1],
+        .sync_fd = syn[0],
+        .status_fd = stp[1],
+        .jailed = jailed,
     };
+    char cwd[PATH_MAX];
+    if (mode != AR_SB_OFF) {
+        env = jail_env(j, o->path);
+        a.envp = env;
+        a.filter = j->filter;
+        a.nnp = 1;
+        if (!a.cwd && getcwd(cwd, sizeof cwd))
+            a.cwd = cwd;
+    }
+    plan_rlimits(j, o->path, &a);
+    if (jailed) {
+        int root = geteuid() == 0;
+        a.drop_to = !j->userns ? AR_JAIL_NOBODY : 0;
+        if (!j->userns && !root) {
+            rc = -EPERM;
+            set_err(err, errcap, "spawn failed: the jail needs a user namespace or root");
+            goto fail;
+        }
+        mnt = plan_mounts(j, &nmnt);
+        a.mnt = mnt;
+        a.nmnt = nmnt;
+        a.stage = pick_stage(mnt, nmnt);
+        if (!a.stage) {
+            rc = -ENOENT;
+            set_err(err, errcap, "spawn failed: no folder to build the jail's root on");
+            goto fail;
+        }
+    } else if (mode == AR_SB_SECCOMP_ONLY && geteuid() == 0) {
+        a.drop_to = AR_JAIL_NOBODY; /* no namespaces: at least not root */
+    }
 
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, &old);
-    pid_t pid = fork();
-    if (pid == 0)
-        child_main(&a);
+    pid_t pid;
+    int in_cgroup = 0;
+    if (jailed) {
+        unsigned long flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC |
+                              CLONE_NEWUTS | CLONE_NEWCGROUP | (j->userns ? CLONE_NEWUSER : 0);
+        pid = clone_jail(flags, j->cgroup ? ar_cgroup_dirfd(j->cgroup) : -1, &in_cgroup);
+        if (pid == 0)
+            init_main(&a);
+    } else {
+        pid = (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, 0, 0, 0, 0);
+        if (pid == 0)
+            child_main(&a);
+    }
     int fork_errno = errno;
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         rc = -fork_errno;
-        snprintf(msg, sizeof msg, "fork: %s", strerror(fork_errno));
+        snprintf(msg, sizeof msg, "spawn failed at %s: %s",
+                 jailed ? ar_spawn_step_name(AR_STEP_CLONE) : "fork", strerror(fork_errno));
         set_err(err, errcap, msg);
         goto fail;
     }
-    /* Both sides set the group: whoever runs first wins the race with our kill(-pid). */
-    setpgid(pid, pid);
+    /* Both sides set the group: whoever runs first wins the race with our kill(-pid). The
+     * init makes its own session (and group) once released. */
+    if (!jailed)
+        setpgid(pid, pid);
     close_quiet(&in[0]);
     close_quiet(&out[1]);
     close_quiet(&errp[1]);
     close_quiet(&rep[1]);
+    close_quiet(&syn[0]);
+    close_quiet(&stp[1]);
+
+    if (jailed) {
+        int step = 0;
+        if (j->userns && (rc = write_maps(pid)) < 0)
+            step = AR_STEP_IDMAP;
+        else if (j->cgroup && !in_cgroup && (rc = ar_cgroup_attach(j->cgroup, pid)) < 0)
+            step = AR_STEP_CGROUP;
+        else if ((rc = ar_write_all(syn[1], "g", 1)) < 0)
+            step = AR_STEP_SYNC;
+        if (step) {
+            kill(pid, SIGKILL);
+            reap(pid);
+            snprintf(msg, sizeof msg, "spawn failed at %s: %s", ar_spawn_step_name(step),
+                     strerror(-rc));
+            set_err(err, errcap, msg);
+            goto fail;
+        }
+    }
+
+    if (jailed) {
+        /* the init's marker: the program exists (blocked); learn its pid, then release it.
+         * EOF instead: the init failed before (its report follows). */
+        int marker = 0;
+        ssize_t n;
+        do
+            n = read(stp[0], &marker, sizeof marker);
+        while (n < 0 && errno == EINTR);
+        if (n == (ssize_t)sizeof marker && marker == AR_SPAWN_FORKED) {
+            p->prog_pid = find_prog(pid);
+            ar_write_all(syn[1], "g", 1);
+        }
+    }
 
     child_report r;
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t n = read(rep[0], (char *)&r + got, sizeof r - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
+    int failed = read_report(rep[0], &r);
     close_quiet(&rep[0]);
-    if (got == sizeof r) {
-        int st;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
+    close_quiet(&syn[1]); /* after the exec: the init no longer looks */
+    if (failed) {
+        reap(pid);
         rc = r.err > 0 ? -r.err : -EIO;
-        snprintf(msg, sizeof msg, "spawn failed at %s: %s", ar_spawn_step_name(r.step),
-                 strerror(r.err));
+        if (r.step == AR_STEP_BIND && r.arg >= 0 && r.arg < nmnt)
+            snprintf(msg, sizeof msg, "spawn failed at %s %s: %s", ar_spawn_step_name(r.step),
+                     mnt[r.arg].path, strerror(r.err));
+        else
+            snprintf(msg, sizeof msg, "spawn failed at %s: %s", ar_spawn_step_name(r.step),
+                     strerror(r.err));
         set_err(err, errcap, msg);
         goto fail;
     }
-    if (got != 0)
-        abort(); /* a partial report cannot happen with an 8-byte write to a pipe */
+    p->exec_ms = ar_now_ms() - t0;
 
     if ((rc = set_nonblock(in[1])) < 0 || (rc = set_nonblock(out[0])) < 0 ||
-        (rc = set_nonblock(errp[0])) < 0) {
+        (rc = set_nonblock(errp[0])) < 0 || (jailed && (rc = set_nonblock(stp[0])) < 0)) {
         snprintf(msg, sizeof msg, "fcntl: %s", strerror(-rc));
         set_err(err, errcap, msg);
         ar_spawn_kill(pid);
-        int st;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
+        reap(pid);
         goto fail;
     }
     p->pid = pid;
+    if (!jailed)
+        p->prog_pid = pid;
     p->in_fd = in[1];
     p->out_fd = out[0];
     p->err_fd = errp[0];
+    p->status_fd = jailed ? stp[0] : -1;
+    ar_spawn_argv_free(env);
+    free_mounts(mnt, nmnt);
     return 0;
 
 fail:
@@ -401,7 +1307,30 @@ fail:
     close_quiet(&errp[1]);
     close_quiet(&rep[0]);
     close_quiet(&rep[1]);
+    close_quiet(&syn[0]);
+    close_quiet(&syn[1]);
+    close_quiet(&stp[0]);
+    close_quiet(&stp[1]);
+    ar_spawn_argv_free(env);
+    free_mounts(mnt, nmnt);
     return rc;
+}
+
+int ar_spawn_prog_status(ar_proc *p, int *status)
+{
+    if (p->status_fd < 0)
+        return 0;
+    int st, got = 0;
+    ssize_t n;
+    do
+        n = read(p->status_fd, &st, sizeof st);
+    while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof st) {
+        *status = st;
+        got = 1;
+    }
+    close_quiet(&p->status_fd);
+    return got;
 }
 
 void ar_spawn_kill(pid_t pid)

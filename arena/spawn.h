@@ -6,6 +6,7 @@
 #define AR_SPAWN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* ---- Command strings -------------------------------------------------------------------- */
@@ -26,23 +27,52 @@ void ar_spawn_argv_free(char **argv); /* accepts NULL */
  * result must be a regular file we may execute. Writes the absolute path to out.
  * Returns 0, -ENOENT (not found), -EACCES (found but not executable), or -ENAMETOOLONG. */
 int ar_spawn_resolve(const char *name, char *out, size_t cap);
+/* The same with an explicit search list (NULL: "/usr/bin:/bin"). */
+int ar_spawn_resolve_in(const char *name, const char *path, char *out, size_t cap);
 
 /* ---- Processes ------------------------------------------------------------------------- */
 
+struct ar_bpf;
+struct ar_cgroup;
+
+/* How to confine the child (docs/sandbox.md). All of it is prepared by the caller in the parent;
+ * spawn.c copies what the child needs before it clones. */
+typedef struct ar_jail {
+    int mode;                    /* ar_sb_mode (sandbox.h); AR_SB_OFF = a plain child */
+    int userns;                  /* namespaced modes: create a user namespace (always when not
+                                    root; as root where the kernel allows it) */
+    const struct ar_bpf *filter; /* seccomp program, loaded last before execve; NULL: none */
+    const char *profile;         /* "native" or "interpreted": rlimits and runtime variables */
+    uint64_t mem_bytes;          /* memory limit (RLIMIT_DATA = this + grace; RLIMIT_AS for
+                                    native code); 0 = none */
+    uint32_t cpu_s;              /* RLIMIT_CPU backstop, seconds; 0 = none */
+    struct ar_cgroup *cgroup;    /* put the whole tree into it before it runs; NULL = none */
+    char *const *binds;          /* absolute paths shown read-only inside the jail, at the same
+                                    place (the program's and script's folders, SDK folders) */
+    char *const *env_extra;      /* "NAME=value" added to the fresh environment */
+} ar_jail;
+
 typedef struct ar_spawn_opts {
-    const char *path;  /* absolute path of the program (ar_spawn_resolve) */
-    char *const *argv; /* argv[0], ..., NULL */
-    char *const *envp; /* NULL: the arena's own environment */
-    const char *cwd;   /* NULL: the arena's working directory */
+    const char *path;    /* absolute path of the program (ar_spawn_resolve) */
+    char *const *argv;   /* argv[0], ..., NULL */
+    char *const *envp;   /* NULL: the arena's own environment (mode off only: a jailed child
+                            gets a fresh environment, see ar_spawn_env) */
+    const char *cwd;     /* NULL: the arena's working directory */
+    const ar_jail *jail; /* NULL: mode off */
 } ar_spawn_opts;
 
-/* A running child. The arena owns the three fds (all O_CLOEXEC and O_NONBLOCK); the child is
- * the leader of its own process group, pgid == pid. */
+/* A running child. The arena owns the fds (all O_CLOEXEC and O_NONBLOCK); the child is
+ * the leader of its own process group, pgid == pid. In the namespaced modes the child is our
+ * small init (pid 1 of a new pid namespace) and the program runs as its child, pid 2. */
 typedef struct ar_proc {
-    pid_t pid;  /* > 0 */
-    int in_fd;  /* write end of the child's stdin */
-    int out_fd; /* read end of the child's stdout */
-    int err_fd; /* read end of the child's stderr */
+    pid_t pid;      /* > 0: our child (the init when jailed) */
+    pid_t prog_pid; /* the program, as the arena sees it (== pid when not jailed; 0 unknown) */
+    int in_fd;      /* write end of the child's stdin */
+    int out_fd;     /* read end of the child's stdout */
+    int err_fd;     /* read end of the child's stderr */
+    int status_fd;  /* jailed: the init writes the program's raw wait status (an int) here
+                       before it exits; -1 when not jailed */
+    double exec_ms; /* spawn to the program's execve, ms */
 } ar_proc;
 
 /* The steps of the child, in order; a failure report names one of them. */
@@ -53,9 +83,25 @@ enum {
     AR_STEP_PARENT,      /* the arena died before PDEATHSIG was armed */
     AR_STEP_FDS,         /* stdin/stdout/stderr onto the pipes */
     AR_STEP_CHDIR,
-    AR_STEP_RLIMIT, /* core dumps off */
+    AR_STEP_RLIMIT, /* core dumps off, memory, files, CPU */
     AR_STEP_SIGMASK,
-    AR_STEP_EXEC
+    AR_STEP_EXEC,
+    /* the jail */
+    AR_STEP_CLONE,    /* creating the namespaces (reported by the parent) */
+    AR_STEP_CGROUP,   /* moving the child into its cgroup (reported by the parent) */
+    AR_STEP_IDMAP,    /* writing uid_map / gid_map (reported by the parent) */
+    AR_STEP_SYNC,     /* waiting for the arena's go */
+    AR_STEP_SETUID,   /* credentials inside the user namespace */
+    AR_STEP_SETSID,   /* new session */
+    AR_STEP_MOUNT,    /* making the mounts private, the tmpfs root */
+    AR_STEP_BIND,     /* a read-only bind of a folder or file */
+    AR_STEP_PROC,     /* a fresh /proc */
+    AR_STEP_HOSTNAME, /* hostname "arena" */
+    AR_STEP_PIVOT,    /* pivot_root into the new root */
+    AR_STEP_FORK,     /* the init forking the program */
+    AR_STEP_CAPS,     /* dropping capabilities */
+    AR_STEP_NNP,      /* no_new_privs */
+    AR_STEP_SECCOMP   /* loading the filter */
 };
 
 /* Name of a step ("exec", "chdir", ...), "?" for an unknown one. */
@@ -73,6 +119,37 @@ int ar_spawn_init(void);
  * child (which has then been reaped) with err = "spawn failed at exec: No such file or
  * directory" and the child's errno. err may be NULL. */
 int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap);
+
+/* Jailed children: the program's raw wait status, read from p->status_fd once the init has
+ * been reaped (it writes before it exits). Returns 1 with *status set, 0 if the init died
+ * without one (killed by us). Closes and clears p->status_fd. */
+int ar_spawn_prog_status(ar_proc *p, int *status);
+
+/* ---- The jail's view ------------------------------------------------------------------- */
+
+/* PATH inside the jail; a bot command without a '/' is looked up there (not in the arena's
+ * PATH) when the bot is sandboxed, because only the system's folders exist in the jail. */
+#define AR_JAIL_PATH "/usr/local/bin:/usr/bin:/bin"
+
+/* The host uid and gid of a jailed program when the arena runs as root (nobody). */
+#define AR_JAIL_NOBODY 65534
+
+/* The folders a bot needs besides the system's (docs/sandbox.md): the program's folder (and
+ * the install prefix above a .../bin folder outside /usr), the folder of every argument that
+ * names an existing file (a script) or folder, the SDK folders of this checkout and the ones
+ * OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name, and `extra` (--bind). Absolute,
+ * without duplicates or folders inside another one of the list. Returns a NULL-terminated
+ * malloc'ed array (free with ar_spawn_argv_free). Parent only. */
+char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra);
+
+/* "NAME=value" strings of the SDK variables (OKBOT_PB2_DIR, OKBOT_NODE_MODULES, OKBOT_PROTO)
+ * set in the arena's environment: passed to jailed bots (free with ar_spawn_argv_free). */
+char **ar_spawn_jail_sdk_env(void);
+
+/* Is path a Go program (its build id note in the first 64 KiB)? Go reserves far more address
+ * space than it uses, so it gets no RLIMIT_AS. (Programs built with a sanitizer get neither
+ * RLIMIT_AS nor RLIMIT_DATA, for the same reason.) */
+int ar_spawn_is_go(const char *path);
 
 /* SIGKILL the child's whole process group (and the pid itself, in case it left the group).
  * Safe to call more than once; ESRCH is not an error. */

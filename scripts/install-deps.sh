@@ -11,6 +11,9 @@ PACKAGES=(
     python3 python3-protobuf
     clang clang-format valgrind
     nodejs npm
+    # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
+    # Java bot must play a clean match under the real seccomp profile
+    golang-go rustc default-jdk-headless
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

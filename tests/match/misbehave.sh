@@ -102,12 +102,24 @@ check "chatty stderr: its log is capped (50000 bytes + a note)" test "$size" -lt
 check "chatty stderr: the log says it was truncated" grep -q "truncated at 50000 bytes" \
     "$out/logs/slot0-okrh_chatty.log"
 
-# bots that leave children behind, in their group or in a new session; one that ignores Bye
+# bots that leave children behind, in their group or in a new session; one that ignores Bye.
+# In the sandbox (the default) a new process is a forbidden system call: the forking bots get
+# SV (the syscall is named when the kernel log is readable) and nothing is left running.
 out="$TMP/children"
 "$ARENA" match --players 3 --games 3 --bot "$(helper fork)" --bot "$(helper daemon)" \
     --bot "$(helper nobye)" --out "$out" --quiet >/dev/null 2>&1
-check "children and Bye-ignoring bots: exits 0, no verdicts" \
-    py "$out" "r['games'] == 3" "all(not x['verdicts'] for x in g)"
-check "children and Bye-ignoring bots: nothing left running" leftovers
+check "children, sandboxed: fork and daemon get SV, the Bye-ignoring bot nothing" \
+    py "$out" "r['games'] == 3" "r['sandbox']['mode'] != 'off'" \
+    "bots['okrh_fork']['errors']['SV'] == 3 and bots['okrh_daemon']['errors']['SV'] == 3" \
+    "all(('clone' in v['detail'] or 'SIGSYS' in v['detail']) for x in g for v in x['verdicts'])" \
+    "sum(bots['okrh_nobye']['errors'].values()) == 0"
+check "children, sandboxed: nothing left running" leftovers
+# Without the sandbox the children exist, and the arena still leaves none behind
+out="$TMP/children-off"
+"$ARENA" match --no-sandbox --players 3 --games 3 --bot "$(helper fork)" \
+    --bot "$(helper daemon)" --bot "$(helper nobye)" --out "$out" --quiet >/dev/null 2>&1
+check "children, --no-sandbox: exits 0, no verdicts" \
+    py "$out" "r['games'] == 3" "r['sandbox']['mode'] == 'off'" "all(not x['verdicts'] for x in g)"
+check "children, --no-sandbox: nothing left running" leftovers
 
 finish

@@ -1,0 +1,41 @@
+/* verdict_bot.c - one wrong thing at start-up, for tests/sandbox/verdicts.sh (no protocol):
+ *   verdict_bot mem MB     allocate and touch MB MiB (in 1 MiB steps; on failure it says
+ *                          "cannot allocate memory" on stderr and exits 1, as runtimes do)
+ *   verdict_bot stdout     a frame header of 60000 bytes, then the bytes, on stdout
+ *   verdict_bot ptrace     ptrace(PTRACE_TRACEME)
+ *   verdict_bot exit N     exit(N)
+ * then sleeps (a second at most), so the verdict comes from what it did. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return 2;
+    const char *m = argv[1];
+    if (strcmp(m, "mem") == 0 && argc > 2) {
+        long mb = atol(argv[2]);
+        for (long i = 0; i < mb; i++) {
+            char *p = malloc(1 << 20);
+            if (!p) {
+                fprintf(stderr, "verdict_bot: cannot allocate memory after %ld MiB\n", i);
+                return 1;
+            }
+            memset(p, (int)i | 1, 1 << 20);
+        }
+    } else if (strcmp(m, "stdout") == 0) {
+        static unsigned char buf[60003] = {0xe0, 0xd4, 0x03}; /* varint 60000 */
+        fwrite(buf, 1, sizeof buf, stdout);
+        fflush(stdout);
+    } else if (strcmp(m, "ptrace") == 0) {
+        ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+    } else if (strcmp(m, "exit") == 0 && argc > 2) {
+        return atoi(argv[2]);
+    }
+    sleep(1);
+    return 0;
+}
