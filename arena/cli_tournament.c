@@ -34,7 +34,10 @@ void ar_tournament_usage(FILE *out)
         "  --quiet         no progress and no table\n"
         "  --progress      a progress bar (default when stderr is a terminal); --no-progress:\n"
         "                  a plain line every 10 s\n"
-        "  Exit: 0 done, 1 failure or interrupted (resume with --resume), 2 bad file or use.\n");
+        "  Exit: 0 done, 1 failure or interrupted (resume with --resume), 2 bad file or use.\n"
+        "  Sandbox flags as for `arena match` (below); --sandbox MIN defaults to the file's\n"
+        "  [sandbox] minimum; --profile is per entrant here: --set entrant.NAME.profile=P.\n");
+    ar_sb_usage(out);
 }
 
 void ar_merge_usage(FILE *out)
@@ -83,6 +86,9 @@ int ar_tournament_main(int argc, char **argv)
     int status = AR_EXIT_USAGE;
     ar_tour t;
     memset(&t, 0, sizeof t);
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
+    sb.min = NULL; /* not given: the file's [sandbox] minimum */
 
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -108,6 +114,9 @@ int ar_tournament_main(int argc, char **argv)
             shortcut = "tournament.deals";
         } else if ((r = ar_flag(argc, argv, &i, "--bootstrap", &v)) != 0) {
             shortcut = "tournament.bootstrap";
+        } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+            if (r < 0)
+                goto out;
         } else if (strcmp(argv[i], "--plan") == 0) {
             o.plan = 1;
         } else if (strcmp(argv[i], "--resume") == 0) {
@@ -158,8 +167,19 @@ int ar_tournament_main(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = jobs ? (int)jobs : t.jobs > 0 ? t.jobs : cpus > 0 ? (int)cpus : 1;
     o.command = hint;
+    if (!o.plan) {
+        /* --sandbox wins over the file's [sandbox] minimum. Memory limits and profiles come
+         * from the file (--set sandbox.memory_mb=M, --set entrant.NAME.profile=P). */
+        if (!sb.min)
+            sb.min = t.sandbox_min;
+        status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
+        if (status != AR_EXIT_OK)
+            goto out;
+        o.stdout_cap = (uint64_t)sb.stdout_cap;
+    }
     status = ar_tournament_run(&t, &o);
 out:
+    ar_sb_args_free(&sb);
     ar_tour_free(&t);
     for (int i = 0; i < nowned; i++)
         free(owned[i]);

@@ -129,21 +129,26 @@ static int executable(const char *path)
     return 0;
 }
 
+/* The absolute path of path with a canonical folder (realpath: no "." or ".." parts, no
+ * symlinked folders) and its own last name kept (a symlinked program keeps the name it was
+ * called by). A canonical folder matters in the jail: only the real folder is shown there, so
+ * "/a/tournaments/../bots/x" would not resolve inside it. */
 static int make_absolute(const char *path, char *out, size_t cap)
 {
-    if (path[0] == '/') {
-        if (strlen(path) >= cap)
-            return -ENAMETOOLONG;
-        strcpy(out, path);
-        return 0;
-    }
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else if ((size_t)(slash - path) >= sizeof dir)
+        return -ENAMETOOLONG;
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (!realpath(dir, real))
         return -errno;
-    const char *rel = path;
-    while (rel[0] == '.' && rel[1] == '/')
-        rel += 2;
-    int n = snprintf(out, cap, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, rel);
+    int n = snprintf(out, cap, "%s/%s", strcmp(real, "/") == 0 ? "" : real, base);
     return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 

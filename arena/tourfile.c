@@ -119,7 +119,7 @@ static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
-static const char *const profile_names[] = {"auto", "native", "interpreted", "none", NULL};
+static const char *const profile_names[] = {"auto", "native", "interpreted", NULL};
 
 /* ---- Stored text ------------------------------------------------------------------------- */
 
@@ -851,7 +851,7 @@ static void resolve(resolver *r, ar_tour *t)
     if (get_double(r, &k[K_MAX_ERROR_SHARE], "max_error_share", 0, 1, 0, &f) > 0)
         t->max_error_share = f;
 
-    c = 4; /* "off": no minimum unless asked */
+    c = 2; /* "rootless", as for `arena match --sandbox` */
     get_choice(r, &k[K_MINIMUM], "minimum", sandbox_names, &c);
     t->sandbox_min = ar_xstrdup(sandbox_names[c]);
     if (get_long(r, &k[K_MEMORY_MB], "memory_mb", 0, 1048576, &x) > 0)

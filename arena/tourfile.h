@@ -9,7 +9,7 @@
  *   [errors]                on_error (forfeit | substitute), substitute, max_error_share
  *   [sandbox]               minimum (the weakest sandbox mode accepted), memory_mb
  *   [sprt]                  s0, s1 (points per game), alpha, beta      (gauntlet only)
- *   [entrant NAME]          command, profile (auto | native | interpreted | none),
+ *   [entrant NAME]          command, profile (auto | native | interpreted),
  *                           memory_mb, startup_ms            (one section per entrant)
  *
  * Required: rules, seats, at least `seats` entrants, a command per entrant, and challenger

@@ -916,9 +916,10 @@ static int entrants_make(const ar_tour *t, tentrants *te)
             if (w[0] == '/' || !strchr(w, '/') ||
                 snprintf(cand, sizeof cand, "%s/%s", t->dir, w) >= (int)sizeof cand)
                 continue;
-            if (access(cand, F_OK) == 0) {
+            char real[PATH_MAX]; /* canonical: the jail shows only real folders */
+            if (realpath(cand, real)) {
                 free(te->argv[i][a]);
-                te->argv[i][a] = ar_xstrdup(cand);
+                te->argv[i][a] = ar_xstrdup(real);
             }
         }
         char path[PATH_MAX];
@@ -1074,8 +1075,9 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
 
 /* The worker: play one set as one match, stream its games, exit. Never returns. */
 static void worker_main(const ar_tour *t, const tentrants *te, const ar_set_plan *plan,
-                        const char *out_dir, int fd, pid_t parent)
+                        const ar_tour_run_opts *o, int fd, pid_t parent)
 {
+    const char *out_dir = o->out_dir;
     /* die with the parent; its signal handlers are not ours */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent)
@@ -1132,6 +1134,8 @@ static void worker_main(const ar_tour *t, const tentrants *te, const ar_set_plan
         .ud = &w,
         .no_summary = 1,
         .log_prefix = prefix,
+        .stdout_cap = o->stdout_cap,
+        .sandbox = o->sandbox,
     };
     ar_match *m = ar_match_new(&cfg);
     int rc = ar_match_run(m);
@@ -1361,7 +1365,7 @@ static int start_worker(run *R, worker *w, long long set)
     }
     if (pid == 0) {
         close(p[0]);
-        worker_main(R->t, &R->te, &plan, R->o->out_dir, p[1], parent);
+        worker_main(R->t, &R->te, &plan, R->o, p[1], parent);
     }
     close(p[1]);
     memset(w, 0, sizeof *w);

@@ -6,6 +6,7 @@
 #ifndef AR_TOURNAMENT_H
 #define AR_TOURNAMENT_H
 
+#include "match.h"
 #include "tourfile.h"
 
 /* Sets of a gauntlet the SPRT needs before it may decide: the normal approximation of its
@@ -13,14 +14,16 @@
 enum { AR_TOUR_SPRT_MIN_SETS = 8 };
 
 typedef struct ar_tour_run_opts {
-    const char *out_dir;  /* the output folder */
-    int jobs;             /* sets played at once, >= 1 */
-    int resume;           /* continue the tournament already in out_dir */
-    int shard_k, shard_n; /* shard_n == 0: the whole tournament */
-    int quiet;            /* no progress and no table */
-    int progress;         /* 1: a progress bar (a terminal), 0: plain lines */
-    const char *command;  /* how this run was started, for the "resume with" hint */
-    int plan;             /* only print the schedule (nothing runs, commands not resolved) */
+    const char *out_dir;    /* the output folder */
+    int jobs;               /* sets played at once, >= 1 */
+    int resume;             /* continue the tournament already in out_dir */
+    int shard_k, shard_n;   /* shard_n == 0: the whole tournament */
+    int quiet;              /* no progress and no table */
+    int progress;           /* 1: a progress bar (a terminal), 0: plain lines */
+    const char *command;    /* how this run was started, for the "resume with" hint */
+    int plan;               /* only print the schedule (nothing runs, commands not resolved) */
+    ar_sandbox_cfg sandbox; /* how the bots are confined (cli.h's ar_sb_setup) */
+    uint64_t stdout_cap;    /* OLE beyond this many stdout bytes per decision */
 } ar_tour_run_opts;
 
 /* Play the tournament (or one shard of it) into o->out_dir, then, unsharded, write its results

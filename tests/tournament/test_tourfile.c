@@ -212,7 +212,7 @@ static void test_defaults(void **state)
     assert_int_equal(t.on_error, AR_ON_ERROR_FORFEIT);
     assert_int_equal(t.substitute, AR_POLICY_RANDOM);
     assert_true(t.max_error_share == 0.5);
-    assert_string_equal(t.sandbox_min, "off");
+    assert_string_equal(t.sandbox_min, "rootless");
     assert_int_equal(t.memory_mb, 0);
     assert_int_equal(t.sprt, 0);
     assert_true(t.sprt_alpha == 0.05 && t.sprt_beta == 0.05);
