@@ -211,7 +211,7 @@ static int put_line(FILE *f, long long index, const char *payload)
     return 0;
 }
 
-int ar_journal_rewrite(const char *path, const ar_journal_entry *e, long long n)
+int ar_file_replace(const char *path, int (*fill)(FILE *f, void *ud), void *ud)
 {
     size_t len = strlen(path) + 8;
     char *tmp = ar_xmalloc(len);
@@ -223,8 +223,7 @@ int ar_journal_rewrite(const char *path, const ar_journal_entry *e, long long n)
         free(tmp);
         return rc;
     }
-    for (long long i = 0; i < n && rc == 0; i++)
-        rc = put_line(f, e[i].index, e[i].payload);
+    rc = fill(f, ud);
     if (rc == 0 && fflush(f) != 0)
         rc = -errno;
     if (rc == 0 && fsync(fileno(f)) != 0)
@@ -239,6 +238,26 @@ int ar_journal_rewrite(const char *path, const ar_journal_entry *e, long long n)
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+typedef struct entries {
+    const ar_journal_entry *e;
+    long long n;
+} entries;
+
+static int fill_entries(FILE *f, void *ud)
+{
+    const entries *x = ud;
+    int rc = 0;
+    for (long long i = 0; i < x->n && rc == 0; i++)
+        rc = put_line(f, x->e[i].index, x->e[i].payload);
+    return rc;
+}
+
+int ar_journal_rewrite(const char *path, const ar_journal_entry *e, long long n)
+{
+    entries x = {e, n};
+    return ar_file_replace(path, fill_entries, &x);
 }
 
 struct ar_journal {

@@ -61,4 +61,9 @@ int ar_journal_close(ar_journal *j); /* accepts NULL; returns 0 or -errno */
 /* fsync the directory holding path (after creating or renaming a file in it). 0 or -errno. */
 int ar_fsync_dir_of(const char *path);
 
+/* Replace path atomically: fill(f, ud) writes the new content into path.tmp (returning 0 or
+ * -errno), which is flushed, fsynced and renamed over path, then the directory is fsynced.
+ * On failure path is untouched and the temp file removed. Returns 0 or -errno. */
+int ar_file_replace(const char *path, int (*fill)(FILE *f, void *ud), void *ud);
+
 #endif

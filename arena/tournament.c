@@ -91,36 +91,25 @@ static char *path_in(const char *dir, const char *name)
     return p;
 }
 
+typedef struct text_buf {
+    const char *p;
+    size_t len;
+} text_buf;
+
+static int fill_text(FILE *f, void *ud)
+{
+    const text_buf *t = ud;
+    return fwrite(t->p, 1, t->len, f) == t->len ? 0 : -EIO;
+}
+
 /* Write text to dir/name atomically (temp file, fsync, rename, fsync of the directory). */
-static int write_file_atomic(const char *dir, const char *name, const char *text, size_t len)
+static int write_file_atomic(const char *dir, const char *name, const char *p, size_t len)
 {
     char *path = path_in(dir, name);
-    size_t n = strlen(path) + 8;
-    char *tmp = ar_xmalloc(n);
-    snprintf(tmp, n, "%s.tmp", path);
-    int rc = 0;
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        rc = -errno;
-    if (rc == 0 && fwrite(text, 1, len, f) != len)
-        rc = -EIO;
-    if (f) {
-        if (rc == 0 && fflush(f) != 0)
-            rc = -errno;
-        if (rc == 0 && fsync(fileno(f)) != 0)
-            rc = -errno;
-        if (fclose(f) != 0 && rc == 0)
-            rc = -errno;
-    }
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -errno;
-    if (rc == 0)
-        rc = ar_fsync_dir_of(path);
-    if (rc < 0) {
+    text_buf t = {p, len};
+    int rc = ar_file_replace(path, fill_text, &t);
+    if (rc < 0)
         fprintf(stderr, "arena: cannot write '%s': %s\n", path, strerror(-rc));
-        unlink(tmp);
-    }
-    free(tmp);
     free(path);
     return rc;
 }
