@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # resume.sh BUILD_DIR - a tournament killed with SIGKILL at up to 15 (at least 10) seeded random
-# moments and resumed
-# each time ends with results.json, standings.csv and games.jsonl byte-identical to an
+# moments and resumed each time ends with results.json, standings.csv and games.jsonl byte-identical to an
 # uninterrupted run; no worker or bot outlives a killed arena; SIGINT stops it cleanly with a
 # "resume with" hint; a torn or corrupted journal tail is reported and repaired; --resume is
 # refused for a folder of another tournament, and a non-empty folder needs --resume.
