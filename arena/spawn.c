@@ -260,8 +260,25 @@ static void normalise(char *p)
     strcpy(p, out);
 }
 
-/* Add the folder (or the folder of the file) `path` names, if it exists. */
-static void add_bind(strlist *l, const char *path, int folder_of_file)
+/* May the jail show folder `dir` automatically? Never "/" and never the arena's working
+ * folder or a folder above it: that is where the match's output (records holding whole
+ * deals), other bots and the arena itself usually live. `cwd` "" (unknown): only "/" is out. */
+static int showable(const char *dir, const char *cwd)
+{
+    if (strcmp(dir, "/") == 0)
+        return 0;
+    return !cwd[0] || !path_within(cwd, dir);
+}
+
+/* Add what the jail shows for `path`, if it exists. BIND_AUTO (the program, its install
+ * prefix, the SDKs): a folder, or the folder of a regular file, if showable, else a regular
+ * file alone (a bot kept in the arena's working folder sees its own file only). BIND_ARG (a
+ * word of the command line): only for a regular file (a script), as BIND_AUTO; a folder named
+ * there is never shown: entrants choose their command lines, and "." or "/work" there would
+ * show the arena's output and the other bots (--bind is for data folders). BIND_USER
+ * (--bind): as given, but never "/". */
+enum { BIND_AUTO, BIND_ARG, BIND_USER };
+static void add_bind(strlist *l, const char *path, int how, const char *cwd)
 {
     char abs[PATH_MAX];
     struct stat st;
@@ -270,17 +287,20 @@ static void add_bind(strlist *l, const char *path, int folder_of_file)
     if (make_absolute(path, abs, sizeof abs) < 0)
         return;
     normalise(abs);
-    if (S_ISREG(st.st_mode) && folder_of_file) {
-        char *slash = strrchr(abs, '/');
-        if (slash == abs)
-            return; /* a file in / : never show the whole root */
-        *slash = '\0';
-    } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+    if (how == BIND_USER) {
+        if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && strcmp(abs, "/") != 0)
+            sl_push(l, abs);
         return;
     }
-    if (strcmp(abs, "/") == 0)
-        return;
-    sl_push(l, abs);
+    if (S_ISREG(st.st_mode)) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", abs);
+        char *slash = strrchr(dir, '/');
+        slash[slash == dir ? 1 : 0] = '\0';
+        sl_push(l, showable(dir, cwd) ? dir : abs);
+    } else if (S_ISDIR(st.st_mode) && how == BIND_AUTO && showable(abs, cwd)) {
+        sl_push(l, abs);
+    }
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -298,8 +318,11 @@ static int cmp_str(const void *a, const void *b)
 char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra)
 {
     strlist l = {0};
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
     if (path) {
-        add_bind(&l, path, 1);
+        add_bind(&l, path, BIND_AUTO, cwd);
         /* a runtime installed outside the system folders (/opt/python/bin/python3): its
          * prefix holds lib/ and share/ */
         char real[PATH_MAX];
@@ -311,16 +334,16 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
                 if (n > 4 && strcmp(real + n - 4, "/bin") == 0) {
                     real[n - 4] = '\0';
                     if (real[0])
-                        add_bind(&l, real, 0);
+                        add_bind(&l, real, BIND_AUTO, cwd);
                 } else {
-                    add_bind(&l, real, 0);
+                    add_bind(&l, real, BIND_AUTO, cwd);
                 }
             }
         }
     }
     for (int i = 1; argv && argv[i]; i++)
         if (argv[i][0] != '-')
-            add_bind(&l, argv[i], 1);
+            add_bind(&l, argv[i], BIND_ARG, cwd);
     /* the SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code) */
     static const char *const src_rel[] = {
         "sdk/python", "sdk/js", "proto", "build/sdk/python/okbot_gen", "build/sdk/js/node_modules",
@@ -329,16 +352,16 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
     char buf[PATH_MAX];
     for (int i = 0; AR_SOURCE_DIR[0] && src_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, src_rel[i]);
-        add_bind(&l, buf, 0);
+        add_bind(&l, buf, BIND_AUTO, cwd);
     }
     for (int i = 0; AR_BINARY_DIR[0] && bin_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
-        add_bind(&l, buf, 0);
+        add_bind(&l, buf, BIND_AUTO, cwd);
     }
     for (int i = 0; sdk_vars[i]; i++)
-        add_bind(&l, getenv(sdk_vars[i]), 1);
+        add_bind(&l, getenv(sdk_vars[i]), BIND_AUTO, cwd);
     for (int i = 0; extra && extra[i]; i++)
-        add_bind(&l, extra[i], 0);
+        add_bind(&l, extra[i], BIND_USER, cwd);
 
     /* sorted, a folder before what is inside it: drop duplicates, nested folders, and what
      * the system folders already show */

@@ -54,8 +54,8 @@ done
 check "network: no connection reached the host's listeners" test ! -s "$TMP/accepted"
 
 # ---- reading ----------------------------------------------------------------------------
-# (the paths are given as "@PATH": the arena shows a bot the folder of any path on its
-# command line, which is not what this case is about; arg_bind below is)
+# (the paths are given as "@PATH": the arena shows a bot the folder of a regular file on its
+# command line (a script), which is not what this case is about; arg_bind below is)
 play fs_read "$HB --mode fs_read --tag @TAG@ --arg @$ARENA --arg @$BUILD/arena --arg @$GOOD --arg @$BUILD/bots --arg @$TMP/secret --arg @$TMP --arg @$SRC/engine --arg @/etc/ssh"
 verdict fs_read OK
 for p in /etc/shadow /root /var/log "$ARENA" "$BUILD/arena" "$GOOD" "$BUILD/bots" "$TMP/secret" "$TMP" \
