@@ -473,6 +473,7 @@ const char *ar_spawn_step_name(int step)
         [AR_STEP_CAPS] = "capabilities",
         [AR_STEP_NNP] = "no_new_privs",
         [AR_STEP_SECCOMP] = "seccomp",
+        [AR_STEP_DUMPABLE] = "dumpable",
     };
     if (step > 0 && step < (int)(sizeof names / sizeof names[0]) && names[step])
         return names[step];
@@ -525,9 +526,11 @@ typedef struct child_args {
     int nnp;
     /* the jail */
     int jailed;
-    int drop_to;            /* no user namespace (root): the program's uid/gid on the host */
-    int sync_fd, status_fd; /* become 4 and 5 in the init */
-    const char *stage;      /* where the new root is built before pivot_root */
+    int drop_to;    /* no user namespace (root): the program's uid/gid on the host */
+    int ns_regroup; /* root in a user namespace: the init takes group 1000, no groups */
+    uintptr_t arg_start, arg_end; /* the arena's argv strings, blanked in the init */
+    int sync_fd, status_fd;       /* become 4 and 5 in the init */
+    const char *stage;            /* where the new root is built before pivot_root */
     const mnt_entry *mnt;
     int nmnt;
 } child_args;
@@ -755,10 +758,13 @@ static void build_root(const child_args *a, int rep)
                 child_fail_arg(rep, AR_STEP_BIND, i);
         }
     }
-    /* a fresh /proc of the new pid namespace */
+    /* a fresh /proc of the new pid namespace. hidepid=2: a process the bot may not ptrace is
+     * not even listed; the init is not dumpable (init_main), so pid 1 and its command line
+     * (the arena's: the match seed, the other bots' commands) are invisible to the bot although
+     * both have uid 1000 (an unprivileged user namespace maps one uid only) */
     if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0555) < 0 && errno != EEXIST))
         child_fail(rep, AR_STEP_PROC);
-    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0)
         child_fail(rep, AR_STEP_PROC);
     /* the working directory's path, so that relative arguments still resolve */
     if (a->cwd && c_join(p, sizeof p, a->stage, a->cwd) == 0 && c_mkdir_parents(p) == 0)
@@ -772,6 +778,23 @@ static void build_root(const child_args *a, int rep)
     if (chdir(a->stage) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
         umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
         child_fail(rep, AR_STEP_PIVOT);
+}
+
+/* Overwrite the argv area [area, area + cap) with "okarena-init\0word\0word..." and zeros,
+ * always ending in a zero byte (the kernel then shows no more than the area). */
+static void retitle(char *area, size_t cap, char *const *argv)
+{
+    memset(area, 0, cap);
+    size_t k = 0;
+    const char *first = "okarena-init";
+    for (int i = -1; (i < 0 || argv[i]) && k + 1 < cap; i++) {
+        const char *w = i < 0 ? first : argv[i];
+        size_t n = c_len(w);
+        if (n > cap - 1 - k - 1)
+            n = cap - 1 - k - 1;
+        memcpy(area + k, w, n);
+        k += n + 1; /* the zero after the word */
+    }
 }
 
 /* The namespaced modes: this is our init, pid 1 of a new pid namespace. It builds the jail,
@@ -793,6 +816,22 @@ _Noreturn static void init_main(const child_args *a)
         errno = EPIPE;
         child_fail(rep, AR_STEP_SYNC);
     }
+
+    /* not dumpable: the bot (same uid, no capabilities) may not ptrace the init nor, with
+     * /proc's hidepid=2, see it at all, so pid 1's command line, environment and fds (a forked
+     * arena's: the match seed, other bots) stay hidden. Before the fork of pid 2, and after
+     * the go: the arena has written our uid_map (the files of a non-dumpable process belong
+     * to root). The program becomes dumpable again at execve. */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+        child_fail(rep, AR_STEP_DUMPABLE);
+    /* root with a user namespace: leave root's groups for nobody's group (write_maps), which
+     * the program inherits */
+    if (a->ns_regroup && (setgroups(0, NULL) < 0 || setresgid(1000, 1000, 1000) < 0))
+        child_fail(rep, AR_STEP_SETUID);
+    /* our copy of the arena's command line (the seed, every bot): replaced by
+     * "okarena-init PROGRAM ARGS..." (what ps on the host shows), cut to fit */
+    if (a->arg_end > a->arg_start)
+        retitle((char *)a->arg_start, a->arg_end - a->arg_start, a->argv);
 
     /* 2. die with the arena (after any credential change, which would clear it); the arena
      * holds the sync pipe open until the program has exec'ed: a hang-up means it is gone */
@@ -839,7 +878,6 @@ _Noreturn static void init_main(const child_args *a)
     close(2);
     close(3);
     close(4);
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -983,20 +1021,23 @@ static int write_file(const char *path, const char *text)
  * uid 1000 is not the namespace's root) and before, with capset. Root gets the same map: a
  * dedicated unprivileged uid could not read bots kept in root's private folders (/root, a
  * mktemp -d), and the program is then root without a single capability, in namespaces where
- * only read-only files exist. */
+ * only read-only files exist (its group, though, is nobody's: see below). */
 static int write_maps(pid_t pid)
 {
     char path[64], map[64];
-    int rc;
+    int rc, root = geteuid() == 0;
+    /* Root: group 1000 is nobody's group outside, and setgroups stays allowed so that the init
+     * can leave root's groups (init_main): a member of the host's group 0 would see every
+     * process of /proc despite hidepid. Others may only map their own group, after "deny". */
     snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-    if ((rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
+    if (!root && (rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
         return rc;
     snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
     snprintf(map, sizeof map, "1000 %d 1\n", (int)geteuid());
     if ((rc = write_file(path, map)) < 0)
         return rc;
     snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
-    snprintf(map, sizeof map, "1000 %d 1\n", (int)getegid());
+    snprintf(map, sizeof map, "1000 %d 1\n", root ? AR_JAIL_NOBODY : (int)getegid());
     return write_file(path, map);
 }
 
@@ -1078,6 +1119,30 @@ static void plan_rlimits(const ar_jail *j, const char *path, child_args *a)
         a->nrl++;
     }
 #undef RL
+}
+
+static const char *proc_stat(pid_t pid, char *buf, size_t cap);
+static int stat_field(const char *p, int k, long long *v);
+
+/* Where the arena's own argv strings are (arg_start and arg_end of /proc/self/stat, fields 48
+ * and 49): the init, a copy of the arena, blanks them. Read once; 0, 0 if unknown. */
+static void arena_args(uintptr_t *start, uintptr_t *end)
+{
+    static uintptr_t s0, e0;
+    static int done;
+    if (!done) {
+        char buf[2048];
+        const char *p = proc_stat(getpid(), buf, sizeof buf);
+        long long a, b;
+        if (p && stat_field(p, 45, &a) == 0 && stat_field(p, 46, &b) == 0 && a > 0 && b > a &&
+            b - a < (1LL << 24)) {
+            s0 = (uintptr_t)a;
+            e0 = (uintptr_t)b;
+        }
+        done = 1;
+    }
+    *start = s0;
+    *end = e0;
 }
 
 /* The program's pid as the arena sees it: the init's only child. */
@@ -1203,6 +1268,8 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     if (jailed) {
         int root = geteuid() == 0;
         a.drop_to = !j->userns ? AR_JAIL_NOBODY : 0;
+        a.ns_regroup = j->userns && root;
+        arena_args(&a.arg_start, &a.arg_end);
         if (!j->userns && !root) {
             rc = -EPERM;
             set_err(err, errcap, "spawn failed: the jail needs a user namespace or root");

@@ -101,7 +101,8 @@ enum {
     AR_STEP_FORK,     /* the init forking the program */
     AR_STEP_CAPS,     /* dropping capabilities */
     AR_STEP_NNP,      /* no_new_privs */
-    AR_STEP_SECCOMP   /* loading the filter */
+    AR_STEP_SECCOMP,  /* loading the filter */
+    AR_STEP_DUMPABLE  /* the init made not dumpable (hidden from the bot) */
 };
 
 /* Name of a step ("exec", "chdir", ...), "?" for an unknown one. */

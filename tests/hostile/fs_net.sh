@@ -130,7 +130,9 @@ has_line procinfo "cpuinfo: OK"
 has_line procinfo "uptime: OK"
 has_line procinfo "sysinfo: OK"
 has_line procinfo "pid 2 ppid 1"
-has_line procinfo "proc pids: 1 2"
+# /proc is mounted hidepid=2 and our init is not dumpable: the bot sees only itself
+has_line procinfo "proc pids: 2"
+has_re procinfo "^HB init cmdline: E[A-Z]+$"
 no_line procinfo "987654321" # the match seed: with it a bot could deal every card
 no_line procinfo "$GOOD"     # another bot's command line
 has_re procinfo "^HB init environ: E[A-Z]+$"
