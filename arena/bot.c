@@ -496,13 +496,13 @@ static void judge_exit(ar_bot *b)
         return;
     }
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS && b->jail.filter) {
-        long nr = b->prog_pid > 0 ? ar_seccomp_killer(b->prog_pid) : -1;
-        const char *name = nr >= 0 ? ar_syscall_name(nr) : NULL;
-        if (name)
-            ar_bot_fail(b, AR_V_SV, "", "", "syscall %s%s", name, when);
-        else if (nr >= 0)
-            ar_bot_fail(b, AR_V_SV, "", "", "syscall %ld%s", nr, when);
-        else
+        uint32_t arch = 0;
+        long nr = b->prog_pid > 0 ? ar_seccomp_killer_arch(b->prog_pid, &arch) : -1;
+        char call[96];
+        if (nr >= 0) {
+            ar_seccomp_describe(nr, arch, call, sizeof call);
+            ar_bot_fail(b, AR_V_SV, "", "", "%s%s", call, when);
+        } else
             ar_bot_fail(b, AR_V_SV, "", "", "killed by SIGSYS (a forbidden system call)%s", when);
         return;
     }

@@ -484,9 +484,32 @@ const char *ar_syscall_name(long nr)
 
 /* ---- Who killed it: the kernel's audit line --------------------------------------------- */
 
+/* The number after `key` ("syscall=", decimal, or "arch=", hex) in [t, end); -1 if none. */
+static long long field(const char *t, const char *end, const char *key, int base)
+{
+    size_t kl = strlen(key);
+    const char *s = memmem(t, (size_t)(end - t), key, kl);
+    if (!s)
+        return -1;
+    s += kl;
+    long long v = 0;
+    int digits = 0;
+    for (; s < end && digits < 10; s++, digits++) {
+        int d = *s >= '0' && *s <= '9'   ? *s - '0'
+                : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                         : 99;
+        if (d >= base)
+            break;
+        v = v * base + d;
+    }
+    return digits ? v : -1;
+}
+
 /* In one /dev/kmsg record ("6,1234,5678,-;audit: type=1326 audit(...): ... pid=P ...
- * syscall=N ..."), is this a seccomp record for pid? Returns N or -1. */
-static long parse_record(const char *rec, size_t n, pid_t pid)
+ * arch=c000003e syscall=N ..."), is this a seccomp record for pid? Returns N (and the
+ * architecture in *arch, 0 when the line has none) or -1. */
+static long parse_record(const char *rec, size_t n, pid_t pid, uint32_t *arch)
 {
     const char *end = rec + n;
     const char *t = memmem(rec, n, "type=1326", 9);
@@ -496,21 +519,51 @@ static long parse_record(const char *rec, size_t n, pid_t pid)
     int wl = snprintf(want, sizeof want, " pid=%d ", (int)pid);
     if (!memmem(t, (size_t)(end - t), want, (size_t)wl))
         return -1;
-    const char *s = memmem(t, (size_t)(end - t), " syscall=", 9);
-    if (!s)
+    long long nr = field(t, end, " syscall=", 10);
+    if (nr < 0)
         return -1;
-    s += 9;
-    long v = 0;
-    int digits = 0;
-    while (s < end && *s >= '0' && *s <= '9' && digits < 9) {
-        v = v * 10 + (*s++ - '0');
-        digits++;
+    long long a = field(t, end, " arch=", 16);
+    *arch = a < 0 ? 0 : (uint32_t)a;
+    return (long)nr;
+}
+
+int ar_seccomp_describe(long nr, uint32_t arch, char *out, size_t cap)
+{
+    if (nr < 0)
+        return snprintf(out, cap, "an unknown syscall");
+    uint32_t native = seccomp_arch_native();
+    if (arch == 0 || arch == native) {
+        if (native == SCMP_ARCH_X86_64 && (nr & 0x40000000)) /* __X32_SYSCALL_BIT */
+            return snprintf(out, cap, "x32 syscall %ld", nr & ~0x40000000L);
+        const char *name = ar_syscall_name(nr);
+        return name ? snprintf(out, cap, "syscall %s", name)
+                    : snprintf(out, cap, "syscall %ld", nr);
     }
-    return digits ? v : -1;
+    /* another ABI (int $0x80 on x86_64: arch=40000003): the number means another call there */
+    const char *abi = arch == SCMP_ARCH_X86   ? "32-bit (i386)"
+                      : arch == SCMP_ARCH_ARM ? "32-bit (arm)"
+                                              : NULL;
+    char *name = seccomp_syscall_resolve_num_arch(arch, (int)nr);
+    int k;
+    if (abi)
+        k = snprintf(out, cap, "%s syscall %ld%s%s%s", abi, nr, name ? " (" : "", name ? name : "",
+                     name ? ")" : "");
+    else
+        k = snprintf(out, cap, "syscall %ld of architecture %08x%s%s%s", nr, (unsigned)arch,
+                     name ? " (" : "", name ? name : "", name ? ")" : "");
+    free(name);
+    return k;
 }
 
 long ar_seccomp_killer(pid_t pid)
 {
+    uint32_t arch;
+    return ar_seccomp_killer_arch(pid, &arch);
+}
+
+long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch)
+{
+    *arch = 0;
     if (pid <= 0)
         return -1;
     int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -546,9 +599,12 @@ long ar_seccomp_killer(pid_t pid)
         if (r <= 0)
             break;
         records++;
-        long nr = parse_record(rec, (size_t)r, pid);
-        if (nr >= 0)
+        uint32_t a = 0;
+        long nr = parse_record(rec, (size_t)r, pid, &a);
+        if (nr >= 0) {
             found = nr; /* the newest wins: pids are reused */
+            *arch = a;
+        }
     }
     close(fd);
     return found;
