@@ -1064,7 +1064,10 @@ static char **jail_env(const ar_jail *j, const char *path)
         snprintf(buf, sizeof buf,
                  "JAVA_TOOL_OPTIONS=-Xmx%llum -Xss512k -XX:+UseSerialGC -XX:-UsePerfData "
                  "-XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1 "
-                 "-XX:ReservedCodeCacheSize=32m -XX:CompressedClassSpaceSize=32m",
+                 "-XX:ReservedCodeCacheSize=32m -XX:CompressedClassSpaceSize=32m "
+                 /* the JVM's own messages ("There is insufficient memory...") on stderr,
+                  * not on stdout where they are a protocol error */
+                 "-XX:+DisplayVMOutputToStderr -XX:+ErrorFileToStderr",
                  (unsigned long long)(mb * 6 / 10));
         sl_push(&l, buf);
     }
