@@ -487,6 +487,42 @@ int ar_spawn_init(void)
     return 0;
 }
 
+pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -errno;
+    if (pid > 0)
+        return pid;
+    /* die with the parent (which may already be gone); its signal handlers are not ours */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent)
+        _exit(1);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* nothing of the parent's but stdio and keep_fd (as 3, CLOEXEC) */
+    unsigned first = 3;
+    if (keep_fd >= 0) {
+        if (keep_fd != 3 && dup3(keep_fd, 3, O_CLOEXEC) < 0)
+            _exit(1);
+        if (keep_fd == 3)
+            fcntl(3, F_SETFD, FD_CLOEXEC);
+        first = 4;
+    }
+    if (syscall(SYS_close_range, first, ~0U, 0U) < 0)
+        for (int i = (int)first; i < 65536; i++)
+            close(i);
+    fn(arg);
+    _exit(0);
+}
+
 /* What the child tells the parent when a step fails (arg: the mount entry, or -1). */
 typedef struct child_report {
     int step;

@@ -114,6 +114,15 @@ const char *ar_spawn_step_name(int step);
  * -errno (the arena works without it). */
 int ar_spawn_init(void);
 
+/* A worker process: a fork of this program WITHOUT exec that runs fn(arg) (the tournament's
+ * one-set players; it may allocate, run a libevent loop, spawn bots) and exits with _exit(0)
+ * if fn returns. Before fn: it dies with us (PR_SET_PDEATHSIG SIGKILL, armed before checking
+ * that we still exist), SIGINT, SIGTERM and SIGCHLD back to their defaults, no signal blocked,
+ * and no fd of ours but 0, 1, 2 and keep_fd, which becomes fd 3 (close-on-exec, so the bots
+ * it spawns do not hold it; -1: none). stdout and stderr are flushed first, so buffered text
+ * is not written twice. Returns the pid, or -errno. */
+pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd);
+
 /* Fork and exec a child with its stdin, stdout and stderr on fresh pipes. The signal mask is
  * fully blocked across fork() and restored afterwards. Returns 0 with *p filled, or -errno:
  * for a failure in the parent (pipe2, fork) with err = "pipe2: ...", for a failure in the
