@@ -161,9 +161,12 @@ has_line fds_env "env LANG=C.UTF-8"
 has_line fds_env "env HOME=/nonexistent"
 has_re fds_env "^HB env PATH=[^ ]+$"
 # the contract: PATH, LANG, HOME and the runtimes' profile variables (and the SDKs' folders),
-# nothing else of the arena's environment
+# nothing else of the arena's environment (a sanitized bot, the ASan build's, also gets the
+# sanitizers' options: spawn.c jail_env)
+SANVARS=
+[ "${OKR_SANITIZE:-0}" = 1 ] && SANVARS="|ASAN_OPTIONS|UBSAN_OPTIONS"
 check "fds_env: PATH, LANG, HOME and runtime profile variables only" \
-    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES)='"
+    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES$SANVARS)='"
 no_line fds_env "s3cr3t|OKR_"
 
 play benign "$HB --mode benign --tag @TAG@"
