@@ -350,12 +350,21 @@ void ar_bot_cancel(ar_bot *b)
 
 /* ---- Reading ------------------------------------------------------------------------------ */
 
+static int find_oom(const char *buf, size_t n, char *out, size_t cap);
+
 static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
 {
     b->frames_from_bot++;
     Okrpb__FromBot *fb = okrpb_from_bot_unpack(len, msg); /* protobuf-c's, fast for a Choice */
     if (!fb) {
-        ar_bot_fail(b, AR_V_PE, "", "", "sent %zu bytes that are not a FromBot message", len);
+        /* the JVM prints "There is insufficient memory for the Java Runtime Environment" on
+         * stdout whatever its flags say: a dying runtime's message, not a protocol error */
+        char line[100];
+        if (find_oom((const char *)msg, len, line, sizeof line))
+            ar_bot_fail(b, AR_V_MLE, "", "", "out of memory (limit %u MiB): \"%s\" on stdout",
+                        b->memory_mb, line);
+        else
+            ar_bot_fail(b, AR_V_PE, "", "", "sent %zu bytes that are not a FromBot message", len);
         return;
     }
     switch (fb->msg_case) {
@@ -439,35 +448,47 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
     okrpb__from_bot__free_unpacked(fb, NULL);
 }
 
-/* The line of the stderr tail that says the runtime ran out of memory ("MemoryError",
- * "JavaScript heap out of memory", "fatal error: runtime: cannot allocate memory", ...), copied
- * to out; 0 if there is none. */
-static int tail_says_oom(const ar_bot *b, char *out, size_t cap)
+/* The line of buf that says the runtime ran out of memory ("MemoryError", "JavaScript heap
+ * out of memory", Go's "fatal error: runtime: out of memory", Java's "There is insufficient
+ * memory for the Java Runtime Environment", ...), sanitized into out; 0 if there is none. */
+static int find_oom(const char *buf, size_t n, char *out, size_t cap)
 {
     static const char *const marks[] = {
         "out of memory", "memoryerror",          "cannot allocate memory", "outofmemoryerror",
         "bad_alloc",     "memory allocation of", "insufficient memory",    NULL};
-    char low[AR_BOT_TAIL + 1];
-    size_t n = b->tail_len;
+    char low[16384 + 1];
+    if (n > sizeof low - 1)
+        n = sizeof low - 1;
     for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)b->tail[i]);
+        low[i] = (char)tolower((unsigned char)buf[i]);
     low[n] = '\0';
     for (int m = 0; marks[m]; m++) {
         const char *hit = memmem(low, n, marks[m], strlen(marks[m]));
         if (!hit)
             continue;
         size_t at = (size_t)(hit - low), s = at, e = at;
-        while (s > 0 && b->tail[s - 1] != '\n')
+        while (s > 0 && buf[s - 1] != '\n')
             s--;
-        while (e < n && b->tail[e] != '\n')
+        while (e < n && buf[e] != '\n')
             e++;
-        char line[AR_BOT_TAIL + 1];
-        memcpy(line, b->tail + s, e - s);
+        char line[16384 + 1];
+        memcpy(line, buf + s, e - s);
         line[e - s] = '\0';
         ar_sanitize(line, 80, out, cap);
         return 1;
     }
     return 0;
+}
+
+/* The out-of-memory line of the bot's stderr: the first one seen early (log_bytes), else one
+ * in the last AR_BOT_TAIL bytes. */
+static int tail_says_oom(const ar_bot *b, char *out, size_t cap)
+{
+    if (b->oom_line[0]) {
+        snprintf(out, cap, "%s", b->oom_line);
+        return 1;
+    }
+    return find_oom(b->tail, b->tail_len, out, cap);
 }
 
 /* The program has ended (b->exit_status is its own status, never the init's): the verdict
@@ -496,13 +517,13 @@ static void judge_exit(ar_bot *b)
         return;
     }
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS && b->jail.filter) {
-        long nr = b->prog_pid > 0 ? ar_seccomp_killer(b->prog_pid) : -1;
-        const char *name = nr >= 0 ? ar_syscall_name(nr) : NULL;
-        if (name)
-            ar_bot_fail(b, AR_V_SV, "", "", "syscall %s%s", name, when);
-        else if (nr >= 0)
-            ar_bot_fail(b, AR_V_SV, "", "", "syscall %ld%s", nr, when);
-        else
+        uint32_t arch = 0;
+        long nr = b->prog_pid > 0 ? ar_seccomp_killer_arch(b->prog_pid, &arch) : -1;
+        char call[96];
+        if (nr >= 0) {
+            ar_seccomp_describe(nr, arch, call, sizeof call);
+            ar_bot_fail(b, AR_V_SV, "", "", "%s%s", call, when);
+        } else
             ar_bot_fail(b, AR_V_SV, "", "", "killed by SIGSYS (a forbidden system call)%s", when);
         return;
     }
@@ -615,6 +636,9 @@ static void log_bytes(ar_bot *b, const char *p, size_t n)
         if (b->log_written >= b->log_cap)
             fprintf(b->log, "\n[arena: log of %s truncated at %zu bytes]\n", b->name, b->log_cap);
     }
+    /* an early out-of-memory line (runtimes print it first, then a long dump) */
+    if (!b->oom_line[0] && b->log_total - n < 65536)
+        find_oom(p, n, b->oom_line, sizeof b->oom_line);
     /* keep the last AR_BOT_TAIL bytes */
     if (n >= AR_BOT_TAIL) {
         memcpy(b->tail, p + n - AR_BOT_TAIL, AR_BOT_TAIL);

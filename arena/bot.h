@@ -168,7 +168,9 @@ typedef struct ar_bot {
     size_t log_written;
     uint64_t log_total; /* bytes received, written or not */
     char tail[AR_BOT_TAIL];
-    size_t tail_len; /* the last bytes of stderr (ring not needed: shifted) */
+    size_t tail_len;    /* the last bytes of stderr (ring not needed: shifted) */
+    char oom_line[100]; /* the first out-of-memory line in the first 64 KiB of stderr: Go
+                           prints it before kilobytes of stack dump, past the tail */
 } ar_bot;
 
 /* A connection with no process (AR_BOT_OFF). Never NULL (aborts on OOM). */

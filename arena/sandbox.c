@@ -260,20 +260,18 @@ static void seccomp_child(report *r, void *arg)
     int e = errno;
     if (s >= 0)
         close(s);
-    errno = s >= 0 ? EPROTO : e;
-    put(r, ST_ERRNO_RULE, s < 0 && e == EACCES);
-    /* the report is written by run_child; the kill test is separate (kill_child) */
-}
-
-static void kill_child(report *r, void *arg)
-{
-    const ar_bpf *b = arg;
-    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (ar_seccomp_install(b) != 0)
-        return;
-    (void)r;
-    /* unshare(0) does nothing without a filter; the profile kills it */
-    syscall(SYS_unshare, 0);
+    /* and an argument rule: open for writing is refused with EACCES (the file exists and is
+     * writable, so only the filter can refuse it) */
+    int fd = s < 0 && e == EACCES ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+    int e2 = errno;
+    if (fd >= 0)
+        close(fd);
+    errno = s >= 0 ? EPROTO : e != EACCES ? e : fd >= 0 ? EPROTO : e2;
+    put(r, ST_ERRNO_RULE, s < 0 && e == EACCES && fd < 0 && e2 == EACCES);
+    /* No test of a kill: the kernel logs every seccomp kill through the printk rate limit
+     * (10 lines per 5 s without auditd), and the probe's own line would use up the budget
+     * that names the syscalls of the bots' SV verdicts. The errno rules show the filter is
+     * loaded and checks arguments. */
 }
 
 /* ---- Cgroups ---------------------------------------------------------------------------- */
@@ -528,20 +526,16 @@ static int probe(ar_sb_caps *c)
         set_why(c, AR_SBC_NNP, "prctl(PR_SET_NO_NEW_PRIVS): %s",
                 c->nnp ? "works" : strerror(r.err[ST_NNP] ? r.err[ST_NNP] : EPROTO));
         int errno_ok = r.reached[ST_ERRNO_RULE] && !r.err[ST_ERRNO_RULE];
-        report r2;
-        int kst = run_child(kill_child, &bpf, &r2);
-        int kill_ok = kst >= 0 && WIFSIGNALED(kst) && WTERMSIG(kst) == SIGSYS;
-        c->seccomp = errno_ok && kill_ok;
+        c->seccomp = errno_ok;
         if (c->seccomp)
             set_why(c, AR_SBC_SECCOMP,
-                    "filter loaded: socket -> EACCES, a forbidden call -> SIGSYS");
+                    "filter loaded: socket -> EACCES, open for writing -> EACCES");
         else if (!r.reached[ST_INSTALL] || r.err[ST_INSTALL])
             set_why(c, AR_SBC_SECCOMP, "seccomp(SET_MODE_FILTER): %s",
                     strerror(r.err[ST_INSTALL] ? r.err[ST_INSTALL] : EPROTO));
         else
-            set_why(c, AR_SBC_SECCOMP, "filter loaded but %s",
-                    !errno_ok ? "socket was not refused with EACCES"
-                              : "a forbidden call did not kill with SIGSYS");
+            set_why(c, AR_SBC_SECCOMP, "filter loaded but socket or open for writing: %s",
+                    strerror(r.err[ST_ERRNO_RULE] ? r.err[ST_ERRNO_RULE] : EPROTO));
         ar_bpf_free(&bpf);
     }
 

@@ -133,7 +133,11 @@ static const errno_rule errno_common[] = {
 
 /* Masked-equality rules: the call is allowed (err == 0) or fails with err when
  * (arg[arg] & mask) == value. Several rules for one call are alternatives; a call matching
- * none of them is killed. */
+ * none of them is killed, unless a rule with the value AR_ELSE gives every other value (under
+ * its mask) its errno. (libseccomp 2.5 lets a rule without arguments override every argument
+ * rule of the call, so "else" is built as masked-equality rules for the complement: see
+ * add_else.) */
+#define AR_ELSE UINT64_MAX
 typedef struct arg_rule {
     const char *name;
     int err; /* 0 = allow */
@@ -183,7 +187,9 @@ static const arg_rule args_common[] = {
     {"fcntl", EPERM, 1, LOW32, F_OFD_SETLK},
     {"fcntl", EPERM, 1, LOW32, F_OFD_SETLKW},
     /* ioctl: "is it a terminal", window size, non-blocking, close-on-exec, bytes readable.
-     * Not TIOCSTI (typing into a terminal) nor anything else: those kill. */
+     * Not TIOCSTI (typing into a terminal) nor anything else: those fail with ENOTTY, what a
+     * pipe answers to a terminal request (runtimes probe ioctls and cope with ENOTTY). The
+     * kernel reads the command as 32 bits, so the mask is LOW32 for the else too. */
     {"ioctl", 0, 1, LOW32, TCGETS},
     {"ioctl", 0, 1, LOW32, TIOCGWINSZ},
     {"ioctl", 0, 1, LOW32, TIOCGPGRP},
@@ -191,6 +197,7 @@ static const arg_rule args_common[] = {
     {"ioctl", 0, 1, LOW32, FIOCLEX},
     {"ioctl", 0, 1, LOW32, FIONCLEX},
     {"ioctl", 0, 1, LOW32, FIONREAD},
+    {"ioctl", ENOTTY, 1, LOW32, AR_ELSE},
     /* prctl: thread names (Java, Rust), anonymous-memory names (Node), harmless queries */
     {"prctl", 0, 0, LOW32, PR_SET_NAME},
     {"prctl", 0, 0, LOW32, PR_GET_NAME},
@@ -245,6 +252,48 @@ static int resolve(const char *name)
     return -2;
 }
 
+/* The values of bits `mask` that match no value of `vals` (all within mask), as disjoint
+ * masked-equality patterns: walk the bits from the highest; a half that holds none of the
+ * values is one pattern (known bits `m`, value `v`). About (bits x values) patterns at most. */
+static int cover_else(scmp_filter_ctx ctx, uint32_t act, int nr, unsigned arg, uint64_t mask,
+                      uint64_t m, uint64_t v, const uint64_t *vals, int nvals)
+{
+    int any = 0;
+    for (int i = 0; i < nvals && !any; i++)
+        any = (vals[i] & m) == v;
+    if (!any) {
+        struct scmp_arg_cmp cmp = {arg, SCMP_CMP_MASKED_EQ, m, v};
+        return seccomp_rule_add_array(ctx, act, nr, 1, &cmp);
+    }
+    if (m == mask)
+        return 0; /* a listed value */
+    uint64_t bit = 1;
+    for (int b = 63; b >= 0; b--)
+        if ((mask & ~m) >> b & 1) {
+            bit = (uint64_t)1 << b;
+            break;
+        }
+    int rc = cover_else(ctx, act, nr, arg, mask, m | bit, v, vals, nvals);
+    if (rc == 0)
+        rc = cover_else(ctx, act, nr, arg, mask, m | bit, v | bit, vals, nvals);
+    return rc;
+}
+
+/* Rule e (value AR_ELSE): e->err for every value of its argument that no other rule of the
+ * same call, argument and mask lists. */
+static int add_else(scmp_filter_ctx ctx, int nr, const arg_rule *all, const arg_rule *e)
+{
+    uint64_t vals[64];
+    int n = 0;
+    for (const arg_rule *a = all; a->name; a++)
+        if (a != e && a->value != AR_ELSE && strcmp(a->name, e->name) == 0 && a->arg == e->arg) {
+            if (a->mask != e->mask || n == 64)
+                return -EINVAL; /* not a partition of one mask's values */
+            vals[n++] = a->value;
+        }
+    return cover_else(ctx, SCMP_ACT_ERRNO((uint32_t)e->err), nr, e->arg, e->mask, 0, 0, vals, n);
+}
+
 static int add_rules(scmp_filter_ctx ctx, const profile *p, char *err, size_t errcap)
 {
     for (int t = 0; t < 2 && p->allow[t]; t++)
@@ -286,7 +335,8 @@ static int add_rules(scmp_filter_ctx ctx, const profile *p, char *err, size_t er
             continue;
         uint32_t act = a->err ? SCMP_ACT_ERRNO((uint32_t)a->err) : SCMP_ACT_ALLOW;
         struct scmp_arg_cmp cmp = {a->arg, SCMP_CMP_MASKED_EQ, a->mask, a->value};
-        int rc = seccomp_rule_add_array(ctx, act, nr, 1, &cmp);
+        int rc = a->value == AR_ELSE ? add_else(ctx, nr, p->args, a)
+                                     : seccomp_rule_add_array(ctx, act, nr, 1, &cmp);
         if (rc < 0) {
             set_err(err, errcap, "argument rule for", a->name, rc);
             return rc;
@@ -484,9 +534,32 @@ const char *ar_syscall_name(long nr)
 
 /* ---- Who killed it: the kernel's audit line --------------------------------------------- */
 
+/* The number after `key` ("syscall=", decimal, or "arch=", hex) in [t, end); -1 if none. */
+static long long field(const char *t, const char *end, const char *key, int base)
+{
+    size_t kl = strlen(key);
+    const char *s = memmem(t, (size_t)(end - t), key, kl);
+    if (!s)
+        return -1;
+    s += kl;
+    long long v = 0;
+    int digits = 0;
+    for (; s < end && digits < 10; s++, digits++) {
+        int d = *s >= '0' && *s <= '9'   ? *s - '0'
+                : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                         : 99;
+        if (d >= base)
+            break;
+        v = v * base + d;
+    }
+    return digits ? v : -1;
+}
+
 /* In one /dev/kmsg record ("6,1234,5678,-;audit: type=1326 audit(...): ... pid=P ...
- * syscall=N ..."), is this a seccomp record for pid? Returns N or -1. */
-static long parse_record(const char *rec, size_t n, pid_t pid)
+ * arch=c000003e syscall=N ..."), is this a seccomp record for pid? Returns N (and the
+ * architecture in *arch, 0 when the line has none) or -1. */
+static long parse_record(const char *rec, size_t n, pid_t pid, uint32_t *arch)
 {
     const char *end = rec + n;
     const char *t = memmem(rec, n, "type=1326", 9);
@@ -496,21 +569,51 @@ static long parse_record(const char *rec, size_t n, pid_t pid)
     int wl = snprintf(want, sizeof want, " pid=%d ", (int)pid);
     if (!memmem(t, (size_t)(end - t), want, (size_t)wl))
         return -1;
-    const char *s = memmem(t, (size_t)(end - t), " syscall=", 9);
-    if (!s)
+    long long nr = field(t, end, " syscall=", 10);
+    if (nr < 0)
         return -1;
-    s += 9;
-    long v = 0;
-    int digits = 0;
-    while (s < end && *s >= '0' && *s <= '9' && digits < 9) {
-        v = v * 10 + (*s++ - '0');
-        digits++;
+    long long a = field(t, end, " arch=", 16);
+    *arch = a < 0 ? 0 : (uint32_t)a;
+    return (long)nr;
+}
+
+int ar_seccomp_describe(long nr, uint32_t arch, char *out, size_t cap)
+{
+    if (nr < 0)
+        return snprintf(out, cap, "an unknown syscall");
+    uint32_t native = seccomp_arch_native();
+    if (arch == 0 || arch == native) {
+        if (native == SCMP_ARCH_X86_64 && (nr & 0x40000000)) /* __X32_SYSCALL_BIT */
+            return snprintf(out, cap, "x32 syscall %ld", nr & ~0x40000000L);
+        const char *name = ar_syscall_name(nr);
+        return name ? snprintf(out, cap, "syscall %s", name)
+                    : snprintf(out, cap, "syscall %ld", nr);
     }
-    return digits ? v : -1;
+    /* another ABI (int $0x80 on x86_64: arch=40000003): the number means another call there */
+    const char *abi = arch == SCMP_ARCH_X86   ? "32-bit (i386)"
+                      : arch == SCMP_ARCH_ARM ? "32-bit (arm)"
+                                              : NULL;
+    char *name = seccomp_syscall_resolve_num_arch(arch, (int)nr);
+    int k;
+    if (abi)
+        k = snprintf(out, cap, "%s syscall %ld%s%s%s", abi, nr, name ? " (" : "", name ? name : "",
+                     name ? ")" : "");
+    else
+        k = snprintf(out, cap, "syscall %ld of architecture %08x%s%s%s", nr, (unsigned)arch,
+                     name ? " (" : "", name ? name : "", name ? ")" : "");
+    free(name);
+    return k;
 }
 
 long ar_seccomp_killer(pid_t pid)
 {
+    uint32_t arch;
+    return ar_seccomp_killer_arch(pid, &arch);
+}
+
+long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch)
+{
+    *arch = 0;
     if (pid <= 0)
         return -1;
     int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -546,9 +649,12 @@ long ar_seccomp_killer(pid_t pid)
         if (r <= 0)
             break;
         records++;
-        long nr = parse_record(rec, (size_t)r, pid);
-        if (nr >= 0)
+        uint32_t a = 0;
+        long nr = parse_record(rec, (size_t)r, pid, &a);
+        if (nr >= 0) {
             found = nr; /* the newest wins: pids are reused */
+            *arch = a;
+        }
     }
     close(fd);
     return found;

@@ -9,6 +9,7 @@
 #define AR_SECCOMP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* A compiled filter: struct sock_filter[len] in filter (malloc'ed). */
@@ -47,5 +48,15 @@ const char *ar_syscall_name(long nr);
  * line for pid wins. Non-blocking and bounded (reads at most the kernel's ring buffer and
  * stops after ~100 ms). Returns the number, or -1 (unreadable, or no such line). */
 long ar_seccomp_killer(pid_t pid);
+
+/* As ar_seccomp_killer, and the audit line's architecture (AUDIT_ARCH_*, the same values as
+ * libseccomp's SCMP_ARCH_*: 0xc000003e x86_64, 0x40000003 i386) in *arch (0 if none). A
+ * number only means a call of that architecture: i386's 20 (getpid) is x86_64's writev. */
+long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch);
+
+/* Describe the killing call for a verdict: "syscall ptrace" (native), "32-bit (i386) syscall
+ * 20 (getpid)", "x32 syscall 39", "syscall 77 of architecture c00000b7". Parent only. Returns
+ * snprintf's count. */
+int ar_seccomp_describe(long nr, uint32_t arch, char *out, size_t cap);
 
 #endif

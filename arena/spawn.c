@@ -260,8 +260,25 @@ static void normalise(char *p)
     strcpy(p, out);
 }
 
-/* Add the folder (or the folder of the file) `path` names, if it exists. */
-static void add_bind(strlist *l, const char *path, int folder_of_file)
+/* May the jail show folder `dir` automatically? Never "/" and never the arena's working
+ * folder or a folder above it: that is where the match's output (records holding whole
+ * deals), other bots and the arena itself usually live. `cwd` "" (unknown): only "/" is out. */
+static int showable(const char *dir, const char *cwd)
+{
+    if (strcmp(dir, "/") == 0)
+        return 0;
+    return !cwd[0] || !path_within(cwd, dir);
+}
+
+/* Add what the jail shows for `path`, if it exists. BIND_AUTO (the program, its install
+ * prefix, the SDKs): a folder, or the folder of a regular file, if showable, else a regular
+ * file alone (a bot kept in the arena's working folder sees its own file only). BIND_ARG (a
+ * word of the command line): only for a regular file (a script), as BIND_AUTO; a folder named
+ * there is never shown: entrants choose their command lines, and "." or "/work" there would
+ * show the arena's output and the other bots (--bind is for data folders). BIND_USER
+ * (--bind): as given, but never "/". */
+enum { BIND_AUTO, BIND_ARG, BIND_USER };
+static void add_bind(strlist *l, const char *path, int how, const char *cwd)
 {
     char abs[PATH_MAX];
     struct stat st;
@@ -270,17 +287,20 @@ static void add_bind(strlist *l, const char *path, int folder_of_file)
     if (make_absolute(path, abs, sizeof abs) < 0)
         return;
     normalise(abs);
-    if (S_ISREG(st.st_mode) && folder_of_file) {
-        char *slash = strrchr(abs, '/');
-        if (slash == abs)
-            return; /* a file in / : never show the whole root */
-        *slash = '\0';
-    } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+    if (how == BIND_USER) {
+        if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && strcmp(abs, "/") != 0)
+            sl_push(l, abs);
         return;
     }
-    if (strcmp(abs, "/") == 0)
-        return;
-    sl_push(l, abs);
+    if (S_ISREG(st.st_mode)) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", abs);
+        char *slash = strrchr(dir, '/');
+        slash[slash == dir ? 1 : 0] = '\0';
+        sl_push(l, showable(dir, cwd) ? dir : abs);
+    } else if (S_ISDIR(st.st_mode) && how == BIND_AUTO && showable(abs, cwd)) {
+        sl_push(l, abs);
+    }
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -298,8 +318,11 @@ static int cmp_str(const void *a, const void *b)
 char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra)
 {
     strlist l = {0};
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
     if (path) {
-        add_bind(&l, path, 1);
+        add_bind(&l, path, BIND_AUTO, cwd);
         /* a runtime installed outside the system folders (/opt/python/bin/python3): its
          * prefix holds lib/ and share/ */
         char real[PATH_MAX];
@@ -311,16 +334,16 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
                 if (n > 4 && strcmp(real + n - 4, "/bin") == 0) {
                     real[n - 4] = '\0';
                     if (real[0])
-                        add_bind(&l, real, 0);
+                        add_bind(&l, real, BIND_AUTO, cwd);
                 } else {
-                    add_bind(&l, real, 0);
+                    add_bind(&l, real, BIND_AUTO, cwd);
                 }
             }
         }
     }
     for (int i = 1; argv && argv[i]; i++)
         if (argv[i][0] != '-')
-            add_bind(&l, argv[i], 1);
+            add_bind(&l, argv[i], BIND_ARG, cwd);
     /* the SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code) */
     static const char *const src_rel[] = {
         "sdk/python", "sdk/js", "proto", "build/sdk/python/okbot_gen", "build/sdk/js/node_modules",
@@ -329,16 +352,16 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
     char buf[PATH_MAX];
     for (int i = 0; AR_SOURCE_DIR[0] && src_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, src_rel[i]);
-        add_bind(&l, buf, 0);
+        add_bind(&l, buf, BIND_AUTO, cwd);
     }
     for (int i = 0; AR_BINARY_DIR[0] && bin_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
-        add_bind(&l, buf, 0);
+        add_bind(&l, buf, BIND_AUTO, cwd);
     }
     for (int i = 0; sdk_vars[i]; i++)
-        add_bind(&l, getenv(sdk_vars[i]), 1);
+        add_bind(&l, getenv(sdk_vars[i]), BIND_AUTO, cwd);
     for (int i = 0; extra && extra[i]; i++)
-        add_bind(&l, extra[i], 0);
+        add_bind(&l, extra[i], BIND_USER, cwd);
 
     /* sorted, a folder before what is inside it: drop duplicates, nested folders, and what
      * the system folders already show */
@@ -450,6 +473,7 @@ const char *ar_spawn_step_name(int step)
         [AR_STEP_CAPS] = "capabilities",
         [AR_STEP_NNP] = "no_new_privs",
         [AR_STEP_SECCOMP] = "seccomp",
+        [AR_STEP_DUMPABLE] = "dumpable",
     };
     if (step > 0 && step < (int)(sizeof names / sizeof names[0]) && names[step])
         return names[step];
@@ -461,6 +485,42 @@ int ar_spawn_init(void)
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
         return -errno;
     return 0;
+}
+
+pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -errno;
+    if (pid > 0)
+        return pid;
+    /* die with the parent (which may already be gone); its signal handlers are not ours */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent)
+        _exit(1);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* nothing of the parent's but stdio and keep_fd (as 3, CLOEXEC) */
+    unsigned first = 3;
+    if (keep_fd >= 0) {
+        if (keep_fd != 3 && dup3(keep_fd, 3, O_CLOEXEC) < 0)
+            _exit(1);
+        if (keep_fd == 3)
+            fcntl(3, F_SETFD, FD_CLOEXEC);
+        first = 4;
+    }
+    if (syscall(SYS_close_range, first, ~0U, 0U) < 0)
+        for (int i = (int)first; i < 65536; i++)
+            close(i);
+    fn(arg);
+    _exit(0);
 }
 
 /* What the child tells the parent when a step fails (arg: the mount entry, or -1). */
@@ -502,9 +562,11 @@ typedef struct child_args {
     int nnp;
     /* the jail */
     int jailed;
-    int drop_to;            /* no user namespace (root): the program's uid/gid on the host */
-    int sync_fd, status_fd; /* become 4 and 5 in the init */
-    const char *stage;      /* where the new root is built before pivot_root */
+    int drop_to;    /* no user namespace (root): the program's uid/gid on the host */
+    int ns_regroup; /* root in a user namespace: the init takes group 1000, no groups */
+    uintptr_t arg_start, arg_end; /* the arena's argv strings, blanked in the init */
+    int sync_fd, status_fd;       /* become 4 and 5 in the init */
+    const char *stage;            /* where the new root is built before pivot_root */
     const mnt_entry *mnt;
     int nmnt;
 } child_args;
@@ -732,10 +794,13 @@ static void build_root(const child_args *a, int rep)
                 child_fail_arg(rep, AR_STEP_BIND, i);
         }
     }
-    /* a fresh /proc of the new pid namespace */
+    /* a fresh /proc of the new pid namespace. hidepid=2: a process the bot may not ptrace is
+     * not even listed; the init is not dumpable (init_main), so pid 1 and its command line
+     * (the arena's: the match seed, the other bots' commands) are invisible to the bot although
+     * both have uid 1000 (an unprivileged user namespace maps one uid only) */
     if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0555) < 0 && errno != EEXIST))
         child_fail(rep, AR_STEP_PROC);
-    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0)
         child_fail(rep, AR_STEP_PROC);
     /* the working directory's path, so that relative arguments still resolve */
     if (a->cwd && c_join(p, sizeof p, a->stage, a->cwd) == 0 && c_mkdir_parents(p) == 0)
@@ -749,6 +814,23 @@ static void build_root(const child_args *a, int rep)
     if (chdir(a->stage) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
         umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
         child_fail(rep, AR_STEP_PIVOT);
+}
+
+/* Overwrite the argv area [area, area + cap) with "okarena-init\0word\0word..." and zeros,
+ * always ending in a zero byte (the kernel then shows no more than the area). */
+static void retitle(char *area, size_t cap, char *const *argv)
+{
+    memset(area, 0, cap);
+    size_t k = 0;
+    const char *first = "okarena-init";
+    for (int i = -1; (i < 0 || argv[i]) && k + 1 < cap; i++) {
+        const char *w = i < 0 ? first : argv[i];
+        size_t n = c_len(w);
+        if (n > cap - 1 - k - 1)
+            n = cap - 1 - k - 1;
+        memcpy(area + k, w, n);
+        k += n + 1; /* the zero after the word */
+    }
 }
 
 /* The namespaced modes: this is our init, pid 1 of a new pid namespace. It builds the jail,
@@ -770,6 +852,22 @@ _Noreturn static void init_main(const child_args *a)
         errno = EPIPE;
         child_fail(rep, AR_STEP_SYNC);
     }
+
+    /* not dumpable: the bot (same uid, no capabilities) may not ptrace the init nor, with
+     * /proc's hidepid=2, see it at all, so pid 1's command line, environment and fds (a forked
+     * arena's: the match seed, other bots) stay hidden. Before the fork of pid 2, and after
+     * the go: the arena has written our uid_map (the files of a non-dumpable process belong
+     * to root). The program becomes dumpable again at execve. */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+        child_fail(rep, AR_STEP_DUMPABLE);
+    /* root with a user namespace: leave root's groups for nobody's group (write_maps), which
+     * the program inherits */
+    if (a->ns_regroup && (setgroups(0, NULL) < 0 || setresgid(1000, 1000, 1000) < 0))
+        child_fail(rep, AR_STEP_SETUID);
+    /* our copy of the arena's command line (the seed, every bot): replaced by
+     * "okarena-init PROGRAM ARGS..." (what ps on the host shows), cut to fit */
+    if (a->arg_end > a->arg_start)
+        retitle((char *)a->arg_start, a->arg_end - a->arg_start, a->argv);
 
     /* 2. die with the arena (after any credential change, which would clear it); the arena
      * holds the sync pipe open until the program has exec'ed: a hang-up means it is gone */
@@ -816,7 +914,6 @@ _Noreturn static void init_main(const child_args *a)
     close(2);
     close(3);
     close(4);
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -960,20 +1057,23 @@ static int write_file(const char *path, const char *text)
  * uid 1000 is not the namespace's root) and before, with capset. Root gets the same map: a
  * dedicated unprivileged uid could not read bots kept in root's private folders (/root, a
  * mktemp -d), and the program is then root without a single capability, in namespaces where
- * only read-only files exist. */
+ * only read-only files exist (its group, though, is nobody's: see below). */
 static int write_maps(pid_t pid)
 {
     char path[64], map[64];
-    int rc;
+    int rc, root = geteuid() == 0;
+    /* Root: group 1000 is nobody's group outside, and setgroups stays allowed so that the init
+     * can leave root's groups (init_main): a member of the host's group 0 would see every
+     * process of /proc despite hidepid. Others may only map their own group, after "deny". */
     snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-    if ((rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
+    if (!root && (rc = write_file(path, "deny")) < 0 && rc != -ENOENT)
         return rc;
     snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
     snprintf(map, sizeof map, "1000 %d 1\n", (int)geteuid());
     if ((rc = write_file(path, map)) < 0)
         return rc;
     snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
-    snprintf(map, sizeof map, "1000 %d 1\n", (int)getegid());
+    snprintf(map, sizeof map, "1000 %d 1\n", root ? AR_JAIL_NOBODY : (int)getegid());
     return write_file(path, map);
 }
 
@@ -1000,7 +1100,10 @@ static char **jail_env(const ar_jail *j, const char *path)
         snprintf(buf, sizeof buf,
                  "JAVA_TOOL_OPTIONS=-Xmx%llum -Xss512k -XX:+UseSerialGC -XX:-UsePerfData "
                  "-XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1 "
-                 "-XX:ReservedCodeCacheSize=32m -XX:CompressedClassSpaceSize=32m",
+                 "-XX:ReservedCodeCacheSize=32m -XX:CompressedClassSpaceSize=32m "
+                 /* the JVM's own messages ("There is insufficient memory...") on stderr,
+                  * not on stdout where they are a protocol error */
+                 "-XX:+DisplayVMOutputToStderr -XX:+ErrorFileToStderr",
                  (unsigned long long)(mb * 6 / 10));
         sl_push(&l, buf);
     }
@@ -1055,6 +1158,30 @@ static void plan_rlimits(const ar_jail *j, const char *path, child_args *a)
         a->nrl++;
     }
 #undef RL
+}
+
+static const char *proc_stat(pid_t pid, char *buf, size_t cap);
+static int stat_field(const char *p, int k, long long *v);
+
+/* Where the arena's own argv strings are (arg_start and arg_end of /proc/self/stat, fields 48
+ * and 49): the init, a copy of the arena, blanks them. Read once; 0, 0 if unknown. */
+static void arena_args(uintptr_t *start, uintptr_t *end)
+{
+    static uintptr_t s0, e0;
+    static int done;
+    if (!done) {
+        char buf[2048];
+        const char *p = proc_stat(getpid(), buf, sizeof buf);
+        long long a, b;
+        if (p && stat_field(p, 45, &a) == 0 && stat_field(p, 46, &b) == 0 && a > 0 && b > a &&
+            b - a < (1LL << 24)) {
+            s0 = (uintptr_t)a;
+            e0 = (uintptr_t)b;
+        }
+        done = 1;
+    }
+    *start = s0;
+    *end = e0;
 }
 
 /* The program's pid as the arena sees it: the init's only child. */
@@ -1180,6 +1307,8 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     if (jailed) {
         int root = geteuid() == 0;
         a.drop_to = !j->userns ? AR_JAIL_NOBODY : 0;
+        a.ns_regroup = j->userns && root;
+        arena_args(&a.arg_start, &a.arg_end);
         if (!j->userns && !root) {
             rc = -EPERM;
             set_err(err, errcap, "spawn failed: the jail needs a user namespace or root");

@@ -101,7 +101,8 @@ enum {
     AR_STEP_FORK,     /* the init forking the program */
     AR_STEP_CAPS,     /* dropping capabilities */
     AR_STEP_NNP,      /* no_new_privs */
-    AR_STEP_SECCOMP   /* loading the filter */
+    AR_STEP_SECCOMP,  /* loading the filter */
+    AR_STEP_DUMPABLE  /* the init made not dumpable (hidden from the bot) */
 };
 
 /* Name of a step ("exec", "chdir", ...), "?" for an unknown one. */
@@ -112,6 +113,15 @@ const char *ar_spawn_step_name(int step);
  * become our children and can be found and killed (ar_spawn_kill_adopted). Returns 0 or
  * -errno (the arena works without it). */
 int ar_spawn_init(void);
+
+/* A worker process: a fork of this program WITHOUT exec that runs fn(arg) (the tournament's
+ * one-set players; it may allocate, run a libevent loop, spawn bots) and exits with _exit(0)
+ * if fn returns. Before fn: it dies with us (PR_SET_PDEATHSIG SIGKILL, armed before checking
+ * that we still exist), SIGINT, SIGTERM and SIGCHLD back to their defaults, no signal blocked,
+ * and no fd of ours but 0, 1, 2 and keep_fd, which becomes fd 3 (close-on-exec, so the bots
+ * it spawns do not hold it; -1: none). stdout and stderr are flushed first, so buffered text
+ * is not written twice. Returns the pid, or -errno. */
+pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd);
 
 /* Fork and exec a child with its stdin, stdout and stderr on fresh pipes. The signal mask is
  * fully blocked across fork() and restored afterwards. Returns 0 with *p filled, or -errno:
@@ -136,10 +146,12 @@ int ar_spawn_prog_status(ar_proc *p, int *status);
 
 /* The folders a bot needs besides the system's (docs/sandbox.md): the program's folder (and
  * the install prefix above a .../bin folder outside /usr), the folder of every argument that
- * names an existing file (a script) or folder, the SDK folders of this checkout and the ones
- * OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name, and `extra` (--bind). Absolute,
- * without duplicates or folders inside another one of the list. Returns a NULL-terminated
- * malloc'ed array (free with ar_spawn_argv_free). Parent only. */
+ * names an existing regular file (a script), the SDK folders of this checkout and the ones
+ * OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name, and `extra` (--bind, as given). A
+ * folder named by an argument is never shown, nor (but by --bind) "/" or a folder that holds
+ * the arena's working directory: for a program or script in such a folder only the file
+ * itself is shown. Absolute, without duplicates or entries inside another one of the list.
+ * Returns a NULL-terminated malloc'ed array (free with ar_spawn_argv_free). Parent only. */
 char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra);
 
 /* "NAME=value" strings of the SDK variables (OKBOT_PB2_DIR, OKBOT_NODE_MODULES, OKBOT_PROTO)

@@ -1,10 +1,10 @@
 /* tournament.c - the tournament driver (tournament.h).
  *
  * One parent, up to J workers. The parent computes the schedule, forks one worker per set
- * (fork without exec: the worker runs ar_match_run for that set, its bots are its children),
- * reads the finished games from the worker's pipe and is the only writer of the journal. A
- * set's games are journaled together when its last game has arrived: a set is always played
- * again whole (its games must come from one run of its bots), so a part of a set in the
+ * (ar_spawn_worker, a fork without exec: the worker runs ar_match_run for that set, its bots are
+ * its children), reads the finished games from the worker's pipe and is the only writer of the
+ * journal. A set's games are journaled together when its last game has arrived: a set is always
+ * played again whole (its games must come from one run of its bots), so a part of a set in the
  * journal would be thrown away anyway. Results are computed from the journal alone, in game
  * order, from nothing that depends on timing. */
 #include "tournament.h"
@@ -1062,34 +1062,28 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
     free(text);
 }
 
-/* The worker: play one set as one match, stream its games, exit. Never returns. */
-static void worker_main(const ar_tour *t, const tentrants *te, const ar_set_plan *plan,
-                        const ar_tour_run_opts *o, int fd, pid_t parent)
+/* What a worker needs (ar_spawn_worker passes one pointer). */
+typedef struct worker_args {
+    const ar_tour *t;
+    const tentrants *te;
+    const ar_set_plan *plan;
+    const ar_tour_run_opts *o;
+} worker_args;
+
+/* The worker (ar_spawn_worker: dies with the parent, only stdio and its pipe, fd 3, open):
+ * play one set as one match, stream its games, exit. Never returns. */
+static void worker_main(void *arg)
 {
+    const worker_args *wa = arg;
+    const ar_tour *t = wa->t;
+    const tentrants *te = wa->te;
+    const ar_set_plan *plan = wa->plan;
+    const ar_tour_run_opts *o = wa->o;
     const char *out_dir = o->out_dir;
-    /* die with the parent; its signal handlers are not ours */
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (getppid() != parent)
-        _exit(1);
+    int fd = 3;
     char title[16]; /* "arena:s<set>" in ps and /proc/PID/comm */
     snprintf(title, sizeof title, "arena:s%lld", plan->set);
     prctl(PR_SET_NAME, title, 0, 0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGCHLD, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* nothing of the parent's but our pipe and stdio */
-    if (fd != 3) {
-        if (dup2(fd, 3) < 0)
-            _exit(1);
-        fd = 3;
-    }
-    fcntl(fd, F_SETFD, FD_CLOEXEC); /* the bots must not hold our pipe */
-    if (syscall(SYS_close_range, 4U, ~0U, 0) < 0)
-        for (int i = 4; i < 65536; i++)
-            close(i);
 
     int k = t->seats;
     ar_entrant bots[AR_SCHED_MAX_SEATS];
@@ -1338,23 +1332,16 @@ static int start_worker(run *R, worker *w, long long set)
     }
     ar_set_plan plan;
     ar_schedule_set(&R->s, set, &plan);
-    fflush(stdout);
-    fflush(stderr);
     if (R->timings)
         fflush(R->timings);
-    pid_t parent = getpid();
     /* fork without exec: the worker is this program playing one set (tournament.h) */
-    pid_t pid = fork();
+    worker_args wa = {R->t, &R->te, &plan, R->o};
+    pid_t pid = ar_spawn_worker(worker_main, &wa, p[1]);
     if (pid < 0) {
-        int e = errno;
         close(p[0]);
         close(p[1]);
-        fprintf(stderr, "arena: fork: %s\n", strerror(e));
-        return -e;
-    }
-    if (pid == 0) {
-        close(p[0]);
-        worker_main(R->t, &R->te, &plan, R->o, p[1], parent);
+        fprintf(stderr, "arena: fork: %s\n", strerror((int)-pid));
+        return (int)pid;
     }
     close(p[1]);
     memset(w, 0, sizeof *w);

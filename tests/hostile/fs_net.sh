@@ -54,8 +54,8 @@ done
 check "network: no connection reached the host's listeners" test ! -s "$TMP/accepted"
 
 # ---- reading ----------------------------------------------------------------------------
-# (the paths are given as "@PATH": the arena shows a bot the folder of any path on its
-# command line, which is not what this case is about; arg_bind below is)
+# (the paths are given as "@PATH": the arena shows a bot the folder of a regular file on its
+# command line (a script), which is not what this case is about; arg_bind below is)
 play fs_read "$HB --mode fs_read --tag @TAG@ --arg @$ARENA --arg @$BUILD/arena --arg @$GOOD --arg @$BUILD/bots --arg @$TMP/secret --arg @$TMP --arg @$SRC/engine --arg @/etc/ssh"
 verdict fs_read OK
 for p in /etc/shadow /root /var/log "$ARENA" "$BUILD/arena" "$GOOD" "$BUILD/bots" "$TMP/secret" "$TMP" \
@@ -130,14 +130,17 @@ has_line procinfo "cpuinfo: OK"
 has_line procinfo "uptime: OK"
 has_line procinfo "sysinfo: OK"
 has_line procinfo "pid 2 ppid 1"
-has_line procinfo "proc pids: 1 2"
+# /proc is mounted hidepid=2 and our init is not dumpable: the bot sees only itself
+has_line procinfo "proc pids: 2"
+has_re procinfo "^HB init cmdline: E[A-Z]+$"
 no_line procinfo "987654321" # the match seed: with it a bot could deal every card
 no_line procinfo "$GOOD"     # another bot's command line
 has_re procinfo "^HB init environ: E[A-Z]+$"
 
 play tty "$HB --mode tty --tag @TAG@"
 verdict tty OK
-has_re tty "^HB open /dev/tty: (ENOENT|ENXIO)$"
+# (EACCES: the filter refuses every open for writing before the path is even looked up)
+has_re tty "^HB open /dev/tty: (ENOENT|ENXIO|EACCES)$"
 has_line tty "ioctl(0,TIOCSTI): ENOTTY"
 has_line tty "ioctl(2,TIOCSTI): ENOTTY"
 has_line tty "ioctl(0,(1<<32)|TIOCSTI): ENOTTY"
@@ -158,9 +161,12 @@ has_line fds_env "env LANG=C.UTF-8"
 has_line fds_env "env HOME=/nonexistent"
 has_re fds_env "^HB env PATH=[^ ]+$"
 # the contract: PATH, LANG, HOME and the runtimes' profile variables (and the SDKs' folders),
-# nothing else of the arena's environment
+# nothing else of the arena's environment (a sanitized bot, the ASan build's, also gets the
+# sanitizers' options: spawn.c jail_env)
+SANVARS=
+[ "${OKR_SANITIZE:-0}" = 1 ] && SANVARS="|ASAN_OPTIONS|UBSAN_OPTIONS"
 check "fds_env: PATH, LANG, HOME and runtime profile variables only" \
-    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES)='"
+    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES$SANVARS)='"
 no_line fds_env "s3cr3t|OKR_"
 
 play benign "$HB --mode benign --tag @TAG@"

@@ -90,8 +90,8 @@ else
 fi
 
 # ---- Java -------------------------------------------------------------------------------
-JCP="$BOTDIR/tests/hostile/positive/java"
-if JAVA=$(command -v java) && [ -f "$JCP/EchoBot.class" ]; then
+JCP="$BOTDIR/tests/hostile/positive/java/echobot.jar" # a jar: the jail shows a file's folder
+if JAVA=$(command -v java) && [ -f "$JCP" ]; then
     # with the arena's default heap limit (JAVA_TOOL_OPTIONS), and with the bot's own larger
     # -Xmx (then the memory limit, not the heap, stops it)
     play java_mem "$JAVA -cp $JCP EchoBot --mem @TAG@" "${MEMCLOCK[@]}"

@@ -96,8 +96,8 @@ check "the arena runs the probe (exit 0) in a namespaced mode (got '$mode')" \
     test "$rc" -eq 0 -a -f "$log" -a \( "$mode" = full -o "$mode" = no-cgroups -o "$mode" = rootless \)
 check "the probe's summary line is printed once on stderr" \
     test "$(grep -c '^arena: sandbox: ' "$out.stderr")" -eq 1
-check "the bot is pid 2, its parent our init (pid 1), and it sees 2 processes" \
-    eval 'is "$log" pid 2 && is "$log" ppid 1 && is "$log" procs 2'
+check "the bot is pid 2, its parent our init (pid 1), and it sees only itself in /proc (hidepid)" \
+    eval 'is "$log" pid 2 && is "$log" ppid 1 && is "$log" procs 1'
 check "the bot runs as uid 1000 on host \"arena\"" \
     eval 'is "$log" uid 1000 && is "$log" hostname arena'
 check "only fds 0, 1, 2 are open" is "$log" fds 0,1,2
@@ -139,10 +139,18 @@ out="$TMP/int"
 apid=$!
 sleep 2
 running=$(pgrep -f -- "$TAG" | wc -l)
+# each init (a forked arena) shows "okarena-init BOT..." instead of the arena's command line
+# (with the seed and every bot), which only the arena itself still has
+inits=$(pgrep -f -- "^okarena-init .*$TAG" | wc -l)
+arena_cmd=$(pgrep -f -- "--out $out" | tr '\n' ' ')
 kill -INT $apid
 wait $apid
 rc=$?
 check "SIGINT: the bots were running, the arena exits 1" test "$running" -ge 3 -a "$rc" -eq 1
+if [ "$mode" != seccomp-only ]; then
+    check "the inits' command lines name their bot, not the arena's (got $inits inits; '$arena_cmd')" \
+        test "$inits" -eq 3 -a "$arena_cmd" = "$apid "
+fi
 check "SIGINT: no process, no cgroup directory left" eval 'no_procs && no_cgroups $apid'
 
 # ---- 4. the arena SIGKILLed: the bots die with it --------------------------------------------
@@ -199,9 +207,9 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
     if [ "$rc" -eq 2 ] && grep -q "refusing" "$nbdir/seen.stderr"; then
         skip "rootless: this host gives user nobody no user namespace ($(grep -m1 'best sandbox' "$nbdir/seen.stderr"))"
     else
-        check "nobody: rootless mode, pid 2, uid 1000, fds 0-2, no /tmp, no writes" \
+        check "nobody: rootless mode, pid 2 alone in /proc, uid 1000, fds 0-2, no /tmp, no writes" \
             eval 'py "$nbdir/seen" "r[\"sandbox\"][\"mode\"] == \"rootless\"" &&
-                  is "$log" pid 2 && is "$log" uid 1000 && is "$log" fds 0,1,2 &&
+                  is "$log" pid 2 && is "$log" procs 1 && is "$log" uid 1000 && is "$log" fds 0,1,2 &&
                   is "$log" tmp ENOENT && one_of "$log" write_root EACCES EROFS EPERM &&
                   one_of "$log" socket EACCES EPERM && no_probe_files'
         "${NB[@]}" "$ARENA" match --sandbox full --bot @random --out "$nbdir/full" \

@@ -4,6 +4,10 @@
  *   verdict_bot stdout     a frame header of 60000 bytes, then the bytes, on stdout
  *   verdict_bot ptrace     ptrace(PTRACE_TRACEME)
  *   verdict_bot exit N     exit(N)
+ *   verdict_bot gooom      Go's death at its memory limit: "fatal error: runtime: out of
+ *                          memory", then 12 kB of stack dump on stderr, exit(2)
+ *   verdict_bot jvmoom     the JVM's: "#\n# There is insufficient memory for the Java
+ *                          Runtime Environment to continue." on STDOUT, exit(1)
  * then sleeps (a second at most), so the verdict comes from what it did. */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -35,6 +39,17 @@ int main(int argc, char **argv)
         ptrace(PTRACE_TRACEME, 0, NULL, NULL);
     } else if (strcmp(m, "exit") == 0 && argc > 2) {
         return atoi(argv[2]);
+    } else if (strcmp(m, "gooom") == 0) {
+        fprintf(stderr, "fatal error: runtime: out of memory\n\nruntime stack:\n");
+        for (int i = 0; i < 200; i++)
+            fprintf(stderr, "runtime.sysMap(0xc3ffffffff?, 0x7f620cb49000?, 0x4265c0?) frame %d\n",
+                    i);
+        return 2;
+    } else if (strcmp(m, "jvmoom") == 0) {
+        printf("#\n# There is insufficient memory for the Java Runtime Environment to "
+               "continue.\n# Native memory allocation (mmap) failed to map 520192 bytes.\n");
+        fflush(stdout);
+        return 1;
     }
     sleep(1);
     return 0;

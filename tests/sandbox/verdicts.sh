@@ -58,6 +58,14 @@ else
     check "MLE: 400 MiB under --memory-mb 64 (rlimits only): the out-of-memory message" \
         expect mem MLE "out of memory \(limit 64 MiB\).*cannot allocate memory"
 fi
+# runtimes' own out-of-memory deaths under rlimits: Go's message comes before kilobytes of
+# stack dump (beyond the 2 KiB stderr tail); the JVM prints its message on stdout
+run gooom --memory-mb 64 -- gooom
+check "MLE: Go's \"fatal error: runtime: out of memory\" before 12 kB of dump" \
+    expect gooom MLE "out of memory \(limit 64 MiB\).*fatal error: runtime: out of memory"
+run jvmoom --memory-mb 64 -- jvmoom
+check "MLE: the JVM's \"insufficient memory\" on stdout is no protocol error" \
+    expect jvmoom MLE "out of memory \(limit 64 MiB\).*insufficient memory"
 run memok --memory-mb 64 -- mem 16
 check "16 MiB under --memory-mb 64: no MLE (RE for leaving before Ready)" \
     expect memok RE "exited with status 0 before Ready"

@@ -35,8 +35,8 @@ go) [ -x "$POS/okpos_go" ] || skip "no Go toolchain (golang-go): okpos_go not bu
 rust) [ -x "$POS/okpos_rust" ] || skip "no rustc: okpos_rust not built"
     cmd="$POS/okpos_rust"; ident=echo-rust; profile=native ;;
 java) command -v java >/dev/null || skip "no java (default-jdk-headless)"
-    [ -f "$POS/java/EchoBot.class" ] || skip "no javac: EchoBot.class not built"
-    cmd="java -cp $POS/java EchoBot"; ident=echo-java; profile=interpreted ;;
+    [ -f "$POS/java/echobot.jar" ] || skip "no javac or jar: echobot.jar not built"
+    cmd="java -cp $POS/java/echobot.jar EchoBot"; ident=echo-java; profile=interpreted ;;
 *) fail "unknown language (c cpp python js go rust java)" ;;
 esac
 [ -x "$ARENA" ] && [ -x "$GOOD" ] || fail "the arena or the random bot is not built"
