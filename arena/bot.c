@@ -518,7 +518,7 @@ static void judge_exit(ar_bot *b)
     }
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS && b->jail.filter) {
         uint32_t arch = 0;
-        long nr = b->prog_pid > 0 ? ar_seccomp_killer_arch(b->prog_pid, &arch) : -1;
+        long nr = b->prog_pid > 0 ? ar_seccomp_killer_arch(b->prog_pid, b->started_at, &arch) : -1;
         char call[96];
         if (nr >= 0) {
             ar_seccomp_describe(nr, arch, call, sizeof call);

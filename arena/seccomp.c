@@ -559,9 +559,20 @@ static long long field(const char *t, const char *end, const char *key, int base
 /* In one /dev/kmsg record ("6,1234,5678,-;audit: type=1326 audit(...): ... pid=P ...
  * arch=c000003e syscall=N ..."), is this a seccomp record for pid? Returns N (and the
  * architecture in *arch, 0 when the line has none) or -1. */
-static long parse_record(const char *rec, size_t n, pid_t pid, uint32_t *arch)
+static long parse_record(const char *rec, size_t n, pid_t pid, double since_ms, uint32_t *arch)
 {
     const char *end = rec + n;
+    /* the record's prefix "level,seq,usec,flags;": usec on the kernel's log clock since
+     * boot. It drifts from CLOCK_MONOTONIC (5 ms behind after 4 hours here), so a line counts
+     * from 1 s before since_ms on: pids are not reused within a second, and a line that old
+     * cannot be this kill's. */
+    const char *c1 = memchr(rec, ',', n);
+    const char *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(end - c1 - 1)) : NULL;
+    if (since_ms > 0 && c2) {
+        double us = strtod(c2 + 1, NULL);
+        if (us / 1000.0 < since_ms - 1000.0)
+            return -1;
+    }
     const char *t = memmem(rec, n, "type=1326", 9);
     if (!t)
         return -1;
@@ -605,13 +616,13 @@ int ar_seccomp_describe(long nr, uint32_t arch, char *out, size_t cap)
     return k;
 }
 
-long ar_seccomp_killer(pid_t pid)
+long ar_seccomp_killer(pid_t pid, double since_ms)
 {
     uint32_t arch;
-    return ar_seccomp_killer_arch(pid, &arch);
+    return ar_seccomp_killer_arch(pid, since_ms, &arch);
 }
 
-long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch)
+long ar_seccomp_killer_arch(pid_t pid, double since_ms, uint32_t *arch)
 {
     *arch = 0;
     if (pid <= 0)
@@ -650,7 +661,7 @@ long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch)
             break;
         records++;
         uint32_t a = 0;
-        long nr = parse_record(rec, (size_t)r, pid, &a);
+        long nr = parse_record(rec, (size_t)r, pid, since_ms, &a);
         if (nr >= 0) {
             found = nr; /* the newest wins: pids are reused */
             *arch = a;

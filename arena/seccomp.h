@@ -45,14 +45,17 @@ const char *ar_syscall_name(long nr);
 
 /* Find the system call that got pid killed (SIGSYS): reads the kernel's audit line
  * "type=1326 ... pid=P ... syscall=N" from /dev/kmsg when readable (root); the newest such
- * line for pid wins. Non-blocking and bounded (reads at most the kernel's ring buffer and
+ * line for pid wins. Only lines stamped at or after since_ms (CLOCK_MONOTONIC milliseconds,
+ * e.g. when the process was started; 0: any) count: pids are reused, and when the kernel's
+ * rate limit drops this kill's line, an old line of another process that had the same pid
+ * must not name it. Non-blocking and bounded (reads at most the kernel's ring buffer and
  * stops after ~100 ms). Returns the number, or -1 (unreadable, or no such line). */
-long ar_seccomp_killer(pid_t pid);
+long ar_seccomp_killer(pid_t pid, double since_ms);
 
 /* As ar_seccomp_killer, and the audit line's architecture (AUDIT_ARCH_*, the same values as
  * libseccomp's SCMP_ARCH_*: 0xc000003e x86_64, 0x40000003 i386) in *arch (0 if none). A
  * number only means a call of that architecture: i386's 20 (getpid) is x86_64's writev. */
-long ar_seccomp_killer_arch(pid_t pid, uint32_t *arch);
+long ar_seccomp_killer_arch(pid_t pid, double since_ms, uint32_t *arch);
 
 /* Describe the killing call for a verdict: "syscall ptrace" (native), "32-bit (i386) syscall
  * 20 (getpid)", "x32 syscall 39", "syscall 77 of architecture c00000b7". Parent only. Returns

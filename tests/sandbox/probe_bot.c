@@ -67,9 +67,25 @@ int main(void)
     for (char **v = environ; *v; v++)
         fact("env", "%s", *v);
 
+    /* /tmp: absent, or (when the bot itself lives under /tmp) only the path to its folder */
     struct stat st;
     int rc = stat("/tmp", &st);
-    fact("tmp", "%s", err_name(rc, errno));
+    if (rc < 0) {
+        fact("tmp", "%s", err_name(rc, errno));
+    } else {
+        char names[512] = "";
+        size_t used = 0;
+        DIR *t = opendir("/tmp");
+        struct dirent *te;
+        while (t && (te = readdir(t)))
+            if (strcmp(te->d_name, ".") != 0 && strcmp(te->d_name, "..") != 0 &&
+                used + strlen(te->d_name) + 2 < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? "," : "",
+                                         te->d_name);
+        if (t)
+            closedir(t);
+        fact("tmp", "[%s]", names);
+    }
     rc = stat("/etc/shadow", &st);
     fact("shadow", "%s", err_name(rc, errno));
     rc = stat("/sys/kernel", &st);
