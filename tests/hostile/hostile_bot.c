@@ -53,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../helpers/frame_in.h"
 #include "frame.h"
 #include "okr.pb-c.h"
 
@@ -238,57 +239,6 @@ static void send_index(uint64_t id, uint32_t index)
     fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
     fb.choice = &c;
     send_msg(&fb);
-}
-
-static uint8_t inbuf[1 << 16];
-static size_t in_len, in_off;
-
-static int fill(void)
-{
-    if (in_off > 0) {
-        memmove(inbuf, inbuf + in_off, in_len - in_off);
-        in_len -= in_off;
-        in_off = 0;
-    }
-    for (;;) {
-        ssize_t r = read(0, inbuf + in_len, sizeof inbuf - in_len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        in_len += (size_t)r;
-        return 0;
-    }
-}
-
-static long read_frame(uint8_t **buf, size_t *cap)
-{
-    uint64_t len = 0;
-    int k;
-    while ((k = okrpb_varint_get(inbuf + in_off, in_len - in_off, &len)) == 0)
-        if (fill() < 0)
-            return -1;
-    if (k < 0 || len > OKRPB_MAX_TO_BOT)
-        return -1;
-    in_off += (size_t)k;
-    if (len > *cap) {
-        *cap = len;
-        *buf = realloc(*buf, *cap ? *cap : 1);
-        if (!*buf)
-            abort();
-    }
-    size_t got = 0;
-    while (got < len) {
-        if (in_off == in_len && fill() < 0)
-            return -1;
-        size_t n = in_len - in_off < len - got ? in_len - in_off : len - got;
-        memcpy(*buf + got, inbuf + in_off, n);
-        in_off += n;
-        got += n;
-        if (in_off == in_len)
-            in_off = in_len = 0;
-    }
-    return (long)len;
 }
 
 /* ---- network (table (b) 1-4) --------------------------------------------------------------- */
