@@ -418,8 +418,14 @@ int ar_seccomp_build(const char *profile_name, ar_bpf *out, char *err, size_t er
     /* seccomp_init adds the native architecture only; a call made through another ABI
      * (int $0x80, x32 numbers) kills the process (pitfall 5). */
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    /* A binary tree of syscall numbers instead of a linear list: the kernel builds its action
+     * cache at install by running the filter for every syscall of every ABI, so a linear
+     * 400-instruction filter cost about 0.25 ms per bot start (0.1 ms as a tree), and every
+     * call the cache does not cover (argument rules) walks a path of log length. */
+    if (rc == 0)
+        rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
     if (rc < 0)
-        set_err(err, errcap, "bad-arch action", "", rc);
+        set_err(err, errcap, "filter attributes", "", rc);
     else
         rc = add_rules(ctx, p, err, errcap);
     if (rc == 0)
