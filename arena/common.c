@@ -12,6 +12,7 @@
 #include "match.h"
 #include "sandbox.h"
 #include "seccomp.h"
+#include "spawn.h"
 #include "util.h"
 
 int ar_flag(int argc, char **argv, int *i, const char *name, const char **value)
@@ -353,5 +354,12 @@ int ar_sb_setup(const ar_sb_args *a, int quiet, ar_entrant *e, int n, ar_sandbox
     }
     out->mode = caps.mode;
     out->userns = caps.userns;
+    if (out->mode >= AR_SB_ROOTLESS) {
+        /* here, before any worker or bot exists: they all inherit the arena's namespace */
+        char why[256];
+        ar_spawn_share_netns(why, sizeof why);
+        if (!quiet)
+            fprintf(stderr, "arena: network: %s\n", why);
+    }
     return AR_EXIT_OK;
 }

@@ -48,6 +48,16 @@ struct clone_args {
         set_tid_size, cgroup;
 };
 
+/* Landlock's scoped ruleset (ABI 6, Linux 6.12); Debian 12's headers predate it. */
+struct ll_attr {
+    uint64_t handled_access_fs, handled_access_net, scoped;
+};
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+#define LL_SYS_CREATE_RULESET 444 /* the same number on every architecture */
+#define LL_SYS_RESTRICT_SELF 446
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+
 extern char **environ;
 
 /* ---- Command strings -------------------------------------------------------------------- */
@@ -534,6 +544,7 @@ const char *ar_spawn_step_name(int step)
         [AR_STEP_NNP] = "no_new_privs",
         [AR_STEP_SECCOMP] = "seccomp",
         [AR_STEP_DUMPABLE] = "dumpable",
+        [AR_STEP_LANDLOCK] = "landlock",
     };
     if (step > 0 && step < (int)(sizeof names / sizeof names[0]) && names[step])
         return names[step];
@@ -545,6 +556,64 @@ int ar_spawn_init(void)
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
         return -errno;
     return 0;
+}
+
+/* The shared network namespace (ar_spawn_share_netns), 0 if none: jails check that they are
+ * still in it before leaving out CLONE_NEWNET. */
+static dev_t shared_net_dev;
+static ino_t shared_net_ino;
+
+static int net_ns_id(dev_t *dev, ino_t *ino)
+{
+    struct stat st;
+    if (stat("/proc/self/ns/net", &st) < 0)
+        return -errno;
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return 0;
+}
+
+/* Are we (still) in the namespace ar_spawn_share_netns made? */
+static int in_shared_net(void)
+{
+    dev_t d;
+    ino_t i;
+    return shared_net_ino && net_ns_id(&d, &i) == 0 && d == shared_net_dev && i == shared_net_ino;
+}
+
+int ar_spawn_share_netns(char *why, size_t cap)
+{
+    char msg[256];
+    if (in_shared_net()) {
+        set_err(why, cap, "one empty network namespace for the arena, bots Landlock-scoped");
+        return 1;
+    }
+    if (geteuid() != 0) {
+        set_err(why, cap, "a network namespace per bot (not root)");
+        return 0;
+    }
+    /* the scope must work here, not only be known: ABI 6, and a scoped ruleset accepted */
+    long abi = syscall(LL_SYS_CREATE_RULESET, NULL, 0, LL_CREATE_RULESET_VERSION);
+    struct ll_attr attr = {0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL};
+    long fd = abi >= 6 ? syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0) : -1;
+    if (fd < 0) {
+        snprintf(msg, sizeof msg,
+                 "a network namespace per bot (Landlock cannot scope abstract sockets: %s)",
+                 abi < 0   ? strerror(errno)
+                 : abi < 6 ? "ABI below 6"
+                           : strerror(errno));
+        set_err(why, cap, msg);
+        return 0;
+    }
+    close((int)fd);
+    if (unshare(CLONE_NEWNET) < 0 || net_ns_id(&shared_net_dev, &shared_net_ino) < 0) {
+        snprintf(msg, sizeof msg, "a network namespace per bot (unshare: %s)", strerror(errno));
+        set_err(why, cap, msg);
+        shared_net_ino = 0;
+        return 0;
+    }
+    set_err(why, cap, "one empty network namespace for the arena, bots Landlock-scoped");
+    return 1;
 }
 
 pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd)
@@ -620,6 +689,7 @@ typedef struct child_args {
     struct rlimit rl[MAX_RLIMITS];
     const ar_bpf *filter;
     int nnp;
+    int scope; /* Landlock-scope the program (abstract unix sockets, signals) */
     /* the jail */
     int jailed;
     int drop_to;    /* no user namespace (root): the program's uid/gid on the host */
@@ -771,6 +841,17 @@ _Noreturn static void exec_program(const child_args *a, int rep)
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
         child_fail(rep, AR_STEP_SIGMASK);
+    /* the shared network namespace's second layer: no abstract unix socket and no signal
+     * outside this program's own Landlock domain (the arena, its init, other bots) */
+    if (a->scope) {
+        struct ll_attr attr = {0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL};
+        long fd = syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0);
+        if (fd < 0)
+            child_fail(rep, AR_STEP_LANDLOCK);
+        if (syscall(LL_SYS_RESTRICT_SELF, (int)fd, 0) < 0)
+            child_fail(rep, AR_STEP_LANDLOCK);
+        close((int)fd);
+    }
     if (a->filter) {
         int rc = ar_seccomp_install(a->filter);
         if (rc < 0) {
@@ -1375,6 +1456,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
             set_err(err, errcap, "spawn failed: the jail needs a user namespace or root");
             goto fail;
         }
+        a.scope = in_shared_net();
         mnt = plan_mounts(j, &nmnt);
         a.mnt = mnt;
         a.nmnt = nmnt;
@@ -1394,8 +1476,9 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     pid_t pid;
     int in_cgroup = 0;
     if (jailed) {
-        unsigned long flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC |
-                              CLONE_NEWUTS | CLONE_NEWCGROUP | (j->userns ? CLONE_NEWUSER : 0);
+        unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
+                              CLONE_NEWCGROUP | (j->userns ? CLONE_NEWUSER : 0) |
+                              (a.scope ? 0 : CLONE_NEWNET);
         pid = clone_jail(flags, j->cgroup ? ar_cgroup_dirfd(j->cgroup) : -1, &in_cgroup);
         if (pid == 0)
             init_main(&a);
