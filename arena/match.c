@@ -319,8 +319,9 @@ static int make_bots(ar_match *m)
             break;
         }
         int interpreted = strcmp(profile, "interpreted") == 0;
-        char **binds =
-            sb->mode >= AR_SB_ROOTLESS ? ar_spawn_jail_binds(path, e->argv, sb->binds) : NULL;
+        char **binds = sb->mode >= AR_SB_ROOTLESS
+                           ? ar_spawn_jail_binds(path, e->argv, sb->binds, interpreted)
+                           : NULL;
         ar_bot_config bc = {
             .name = e->name,
             .path = path,

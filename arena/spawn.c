@@ -327,7 +327,7 @@ static int cmp_str(const void *a, const void *b)
 #define AR_BINARY_DIR ""
 #endif
 
-char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra)
+char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra, int sdks)
 {
     strlist l = {0};
     char cwd[PATH_MAX];
@@ -362,15 +362,15 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
         NULL};
     static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
     char buf[PATH_MAX];
-    for (int i = 0; AR_SOURCE_DIR[0] && src_rel[i]; i++) {
+    for (int i = 0; sdks && AR_SOURCE_DIR[0] && src_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, src_rel[i]);
         add_bind(&l, buf, BIND_AUTO, cwd);
     }
-    for (int i = 0; AR_BINARY_DIR[0] && bin_rel[i]; i++) {
+    for (int i = 0; sdks && AR_BINARY_DIR[0] && bin_rel[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
         add_bind(&l, buf, BIND_AUTO, cwd);
     }
-    for (int i = 0; sdk_vars[i]; i++)
+    for (int i = 0; sdks && sdk_vars[i]; i++)
         add_bind(&l, getenv(sdk_vars[i]), BIND_AUTO, cwd);
     for (int i = 0; extra && extra[i]; i++)
         add_bind(&l, extra[i], BIND_USER, cwd);

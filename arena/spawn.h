@@ -159,13 +159,15 @@ int ar_spawn_prog_status(ar_proc *p, int *status);
 
 /* The folders a bot needs besides the system's (docs/sandbox.md): the program's folder (and
  * the install prefix above a .../bin folder outside /usr), the folder of every argument that
- * names an existing regular file (a script), the SDK folders of this checkout and the ones
- * OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name, and `extra` (--bind, as given). A
+ * names an existing regular file (a script), with `sdks` the SDK folders of this checkout and
+ * the ones OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name (interpreted bots read their
+ * SDK at run time; a compiled bot has it linked in, and each folder shown is a mount more at
+ * every start), and `extra` (--bind, as given). A
  * folder named by an argument is never shown, nor (but by --bind) "/" or a folder that holds
  * the arena's working directory: for a program or script in such a folder only the file
  * itself is shown. Absolute, without duplicates or entries inside another one of the list.
  * Returns a NULL-terminated malloc'ed array (free with ar_spawn_argv_free). Parent only. */
-char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra);
+char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra, int sdks);
 
 /* "NAME=value" strings of the SDK variables (OKBOT_PB2_DIR, OKBOT_NODE_MODULES, OKBOT_PROTO)
  * set in the arena's environment: passed to jailed bots (free with ar_spawn_argv_free). */

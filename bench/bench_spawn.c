@@ -5,11 +5,14 @@
  * and spawn to the bot's Ready (Hello sent, Identify and Ready read). Every process is killed
  * and reaped before the next start.
  *
- *   bench_spawn [--rounds N] [--netns-only] BUILD_DIR SOURCE_DIR
+ *   bench_spawn [--rounds N] [--gap MS] [--netns-per-bot] [--netns-only] BUILD_DIR SOURCE_DIR
  *
  * Bots: BUILD_DIR/bots/random_bot (native) and python3 SOURCE_DIR/bots/random/random_bot.py
- * (interpreted). --netns-only: also time a bare clone(CLONE_NEWNET) + exit + wait, the
- * kernel's share of the jail (a network namespace is the slowest to create and tear down).
+ * (interpreted). The jail's time includes making the bot's cgroup (full mode), as in a match.
+ * --gap MS: sleep MS before every start, as between matches (a cgroup migration after a pause
+ * can wait for an RCU grace period: docs/sandbox.md). --netns-per-bot: do not share one
+ * network namespace (ar_spawn_share_netns), create one per jail as where Landlock cannot scope
+ * abstract sockets. --netns-only: also time a bare clone(CLONE_NEWNET) + exit + wait.
  * Prints a table: median and p90 in ms per bot and mode, and the ratio jail / plain. */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,10 +125,23 @@ static int one_start(const subject *s, const ar_jail *j, const okrpb_buf *hello,
 {
     ar_proc p;
     char err[512];
-    ar_spawn_opts o = {.path = s->path, .argv = s->argv, .jail = j};
+    ar_jail jail;
     double t0 = ar_now_ms();
+    if (j) {
+        /* the bot's cgroup is made at its start, as the arena does (ar_bot's spawn) */
+        jail = *j;
+        if (jail.mode == AR_SB_FULL &&
+            !(jail.cgroup = ar_cgroup_new("bench", jail.mem_bytes, 64, err, sizeof err))) {
+            fprintf(stderr, "bench_spawn: cgroup: %s\n", err);
+            return -1;
+        }
+        j = &jail;
+    }
+    ar_spawn_opts o = {.path = s->path, .argv = s->argv, .jail = j};
     if (ar_spawn_start(&o, &p, err, sizeof err) < 0) {
         fprintf(stderr, "bench_spawn: %s: %s\n", s->label, err);
+        if (j)
+            ar_cgroup_free(j->cgroup);
         return -1;
     }
     *exec_ms = p.exec_ms;
@@ -142,6 +158,8 @@ static int one_start(const subject *s, const ar_jail *j, const okrpb_buf *hello,
     close(p.err_fd);
     if (p.status_fd >= 0)
         close(p.status_fd);
+    if (j)
+        ar_cgroup_free(j->cgroup);
     if (rc < 0)
         fprintf(stderr, "bench_spawn: %s: no Ready\n", s->label);
     return rc;
@@ -165,20 +183,26 @@ static double bare_netns(int userns)
 
 int main(int argc, char **argv)
 {
-    int rounds = 20, netns = 0;
+    int rounds = 20, netns = 0, share_net = 1, gap_ms = 0;
     const char *build = NULL, *src = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--netns-only") == 0)
             netns = 1;
+        else if (strcmp(argv[i], "--netns-per-bot") == 0)
+            share_net = 0;
+        else if (strcmp(argv[i], "--gap") == 0 && i + 1 < argc)
+            gap_ms = atoi(argv[++i]);
         else if (!build)
             build = argv[i];
         else
             src = argv[i];
     }
     if (!build || !src || rounds < 1) {
-        fprintf(stderr, "usage: bench_spawn [--rounds N] [--netns-only] BUILD_DIR SOURCE_DIR\n");
+        fprintf(stderr,
+                "usage: bench_spawn [--rounds N] [--gap MS] [--netns-per-bot] [--netns-only] "
+                "BUILD_DIR SOURCE_DIR\n");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -207,6 +231,11 @@ int main(int argc, char **argv)
     subj[1].argv[0] = "python3";
     subj[1].argv[1] = script;
 
+    if (share_net) {
+        char why[256];
+        ar_spawn_share_netns(why, sizeof why);
+        printf("network: %s\n", why);
+    }
     okrpb_buf hello = hello_frame();
     printf("%-22s %-11s %8s %8s %8s %8s %7s %7s\n", "bot", "mode", "exec p50", "exec p90",
            "ready50", "ready90", "x exec", "x ready");
@@ -217,7 +246,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_spawn: %s\n", err);
             return 1;
         }
-        char **binds = ar_spawn_jail_binds(subj[s].path, subj[s].argv, NULL);
+        char **binds = ar_spawn_jail_binds(subj[s].path, subj[s].argv, NULL, s == 1);
         char **env = ar_spawn_jail_sdk_env();
         ar_jail jail = {.mode = caps.mode,
                         .userns = caps.userns,
@@ -235,19 +264,14 @@ int main(int argc, char **argv)
         }
         for (int r = 0; r < rounds; r++)
             for (int m = 0; m < 2; m++) { /* 0 plain, 1 jail */
-                ar_cgroup *cg = NULL;
-                if (m == 1 && caps.mode == AR_SB_FULL) {
-                    cg = ar_cgroup_new("bench", jail.mem_bytes, 64, err, sizeof err);
-                    jail.cgroup = cg;
-                }
+                if (gap_ms > 0)
+                    usleep((useconds_t)gap_ms * 1000);
                 double e, y;
                 if (one_start(&subj[s], m ? &jail : NULL, &hello, &e, &y) == 0) {
                     ex[m][n[m]] = e;
                     rd[m][n[m]] = y;
                     n[m]++;
                 }
-                ar_cgroup_free(cg);
-                jail.cgroup = NULL;
             }
         for (int m = 0; m < 2; m++) {
             if (!n[m])

@@ -106,7 +106,7 @@ static void test_program_and_script_folders(void **state)
     snprintf(prog, sizeof prog, "%s/bots/b", top);
     snprintf(script, sizeof script, "%s/bots/script.py", top);
     char *argv[] = {prog, script, NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL);
+    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
     assert_true(has(l, "bots"));
     assert_no_cwd_ancestor(l);
     ar_spawn_argv_free(l);
@@ -120,7 +120,7 @@ static void test_folder_arguments_never_shown(void **state)
     snprintf(data, sizeof data, "%s/bots/data", top);
     /* ".", the output folder, a parent of everything, "/" and the top folder */
     char *argv[] = {prog, ".", "out", "..", "/", top, "/usr/share", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL);
+    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
     assert_true(has(l, "bots"));
     assert_false(has(l, "cwd"));
     assert_false(has(l, "cwd/out"));
@@ -136,7 +136,7 @@ static void test_bot_in_working_folder_sees_its_file_only(void **state)
     char prog[PATH_MAX];
     snprintf(prog, sizeof prog, "%s/cwd/bot", top);
     char *argv[] = {"./bot", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL);
+    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
     assert_true(has(l, "cwd/bot"));
     assert_false(has(l, "cwd"));
     assert_no_cwd_ancestor(l);
@@ -144,7 +144,7 @@ static void test_bot_in_working_folder_sees_its_file_only(void **state)
 
     /* the same for a script given relative to the working folder */
     char *argv2[] = {"/bin/sh", "bot", NULL};
-    l = ar_spawn_jail_binds("/bin/sh", argv2, NULL);
+    l = ar_spawn_jail_binds("/bin/sh", argv2, NULL, 1);
     assert_true(has(l, "cwd/bot"));
     assert_no_cwd_ancestor(l);
     ar_spawn_argv_free(l);
@@ -158,10 +158,35 @@ static void test_bind_option_as_given(void **state)
     snprintf(data, sizeof data, "%s/cwd/out", top);
     char *argv[] = {prog, NULL};
     char *extra[] = {data, "/", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, extra);
+    char **l = ar_spawn_jail_binds(prog, argv, extra, 1);
     assert_true(has(l, "cwd/out")); /* the user asked for it */
     assert_false(has(l, "/"));
     ar_spawn_argv_free(l);
+}
+
+/* The SDK folders of this checkout: shown to interpreted bots (sdks = 1), not to compiled ones,
+ * whose SDK is linked in. */
+static void test_sdk_folders_for_interpreted_bots_only(void **state)
+{
+    (void)state;
+    char prog[PATH_MAX], sdk[PATH_MAX + 16];
+    snprintf(prog, sizeof prog, "%s/bots/b", top);
+    const char *src = getenv("OKR_SOURCE_DIR"); /* ctest's environment */
+    assert_non_null(src);
+    char real[PATH_MAX];
+    assert_non_null(realpath(src, real));
+    snprintf(sdk, sizeof sdk, "%s/sdk/python", real);
+    char *argv[] = {prog, NULL};
+    char **with = ar_spawn_jail_binds(prog, argv, NULL, 1);
+    char **without = ar_spawn_jail_binds(prog, argv, NULL, 0);
+    assert_true(has(with, sdk));
+    assert_false(has(without, sdk));
+    assert_true(has(without, "bots"));
+    for (int i = 0; without[i]; i++)
+        if (strstr(without[i], "/sdk/") || strstr(without[i], "/proto"))
+            fail_msg("a compiled bot is shown %s", without[i]);
+    ar_spawn_argv_free(with);
+    ar_spawn_argv_free(without);
 }
 
 int main(void)
@@ -171,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_folder_arguments_never_shown),
         cmocka_unit_test(test_bot_in_working_folder_sees_its_file_only),
         cmocka_unit_test(test_bind_option_as_given),
+        cmocka_unit_test(test_sdk_folders_for_interpreted_bots_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

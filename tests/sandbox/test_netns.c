@@ -87,7 +87,7 @@ typedef struct helper {
 static void start(helper *h, int jailed, char **argv)
 {
     memset(h, 0, sizeof *h);
-    char **binds = ar_spawn_jail_binds(python, argv, NULL);
+    char **binds = ar_spawn_jail_binds(python, argv, NULL, 1);
     ar_jail j = {.mode = caps.mode,
                  .userns = caps.userns,
                  .filter = NULL, /* the first layer off */
