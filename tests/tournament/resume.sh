@@ -11,7 +11,7 @@ cat > "$TMP/t.tour" <<T
 name = resume
 rules = gin
 seats = 2
-deals = 10
+deals = 16
 seed = 21
 bootstrap = 200
 [clocks]
