@@ -11,6 +11,7 @@
 #include "cli_sandbox.h"
 #include "sandbox.h"
 #include "seccomp.h"
+#include "spawn.h"
 
 void ar_sandbox_usage(FILE *out)
 {
@@ -51,6 +52,9 @@ int ar_sandbox_main(int argc, char **argv)
     int swept = ar_cgroup_sweep();
     ar_sb_caps c;
     int rc = ar_sandbox_probe(&c);
+    /* the bots' network namespace, as a match would set it up (this process exits next) */
+    char net[256] = "no namespaces";
+    int shared = c.mode >= AR_SB_ROOTLESS ? ar_spawn_share_netns(net, sizeof net) : 0;
     if (json) {
         json_t *caps = json_object();
         for (int i = 0; i < AR_SBC_N; i++) {
@@ -65,6 +69,10 @@ int ar_sandbox_main(int argc, char **argv)
         json_object_set_new(doc, "missing", json_string(c.missing));
         json_object_set_new(doc, "capabilities", caps);
         json_object_set_new(doc, "profiles", json_string(ar_seccomp_profiles()));
+        json_t *nt = json_object();
+        json_object_set_new(nt, "shared", json_boolean(shared));
+        json_object_set_new(nt, "why", json_string(net));
+        json_object_set_new(doc, "network", nt);
         json_object_set_new(doc, "swept_cgroups", json_integer(swept));
         char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         json_decref(doc);
@@ -80,6 +88,7 @@ int ar_sandbox_main(int argc, char **argv)
             printf("%-20s %-4s %s\n", ar_sb_cap_name(i), yes_no(i, v), c.why[i]);
         }
         printf("profiles             %s\n", ar_seccomp_profiles());
+        printf("%-20s %-4s %s\n", "netns_shared", shared ? "yes" : "no", net);
         if (swept > 0)
             printf("swept                %d cgroup(s) of dead arenas\n", swept);
         printf("mode                 %s\n", ar_sb_mode_name(c.mode));

@@ -30,6 +30,7 @@
 
 #include "cgroup.h"
 #include "seccomp.h"
+#include "util.h"
 
 static const char *const mode_names[] = {"off", "seccomp-only", "rootless", "no-cgroups", "full"};
 enum { N_MODES = sizeof mode_names / sizeof mode_names[0] };
@@ -278,7 +279,9 @@ static void seccomp_child(report *r, void *arg)
 
 /* A child that waits for a byte, then exits 0 if its /proc/self/cgroup names an okarena-
  * cgroup (it was attached before it was released). */
-static int cgroup_join_test(ar_cgroup *cg, char *why, size_t cap)
+/* A child joins cg: 1 if it was inside, with *move_ms the time the move took (a move after a
+ * quiet spell may wait for an RCU grace period: docs/sandbox.md), else 0 and why. */
+static int cgroup_join_test(ar_cgroup *cg, double *move_ms, char *why, size_t cap)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0)
@@ -301,7 +304,9 @@ static int cgroup_join_test(ar_cgroup *cg, char *why, size_t cap)
         _exit(strstr(buf, "okarena-") ? 0 : 3);
     }
     close(p[0]);
+    double t0 = ar_now_ms();
     int rc = ar_cgroup_attach(cg, pid);
+    *move_ms = ar_now_ms() - t0;
     int pids = ar_cgroup_pids(cg);
     ssize_t w = write(p[1], "g", 1);
     close(p[1]);
@@ -541,6 +546,7 @@ static int probe(ar_sb_caps *c)
 
     /* cgroups: create, limit, attach a child; clone3 into it; cgroup.kill */
     char why[512];
+    double move_ms = 0;
     c->cgroup = ar_cgroup_available(why, sizeof why);
     set_why(c, AR_SBC_CLONE_INTO_CGROUP, "not tested (no cgroup)");
     set_why(c, AR_SBC_CGROUP_KILL, "not tested (no v2 cgroup)");
@@ -549,12 +555,17 @@ static int probe(ar_sb_caps *c)
         if (!cg) {
             set_why(c, AR_SBC_CGROUP, "%s", err);
             c->cgroup = 0;
-        } else if (!cgroup_join_test(cg, why, sizeof why)) {
+        } else if (!cgroup_join_test(cg, &move_ms, why, sizeof why)) {
             set_why(c, AR_SBC_CGROUP, "v%d: %s", c->cgroup, why);
             c->cgroup = 0;
         } else {
-            set_why(c, AR_SBC_CGROUP, "v%d memory+pids: created, limited and joined by a child",
-                    c->cgroup);
+            set_why(c, AR_SBC_CGROUP,
+                    "v%d memory+pids: created, limited and joined by a child (the move took "
+                    "%.2f ms%s)",
+                    c->cgroup, move_ms,
+                    move_ms > 1 ? ": each bot start may wait as long, see favordynmods in "
+                                  "docs/sandbox.md"
+                                : "");
         }
         const char *v2 = cg ? v2_dir_of(cg) : NULL;
         if (v2)
