@@ -129,6 +129,34 @@ check "results.json says the mode, the memory limit and the profile" \
     "sorted(r['bots'][0]['errors']) == sorted(['RE', 'TLE', 'MLE', 'OLE', 'PE', 'IA', 'SV'])"
 check "nothing left: no process" no_procs
 
+# ---- 1b. the network namespace: never the host's; one for the arena and all its bots as root
+# where Landlock scopes abstract sockets (ABI 6), else one per bot (docs/sandbox.md)
+netns_of() { sed -n 's/^probe netns //p' "$1" | head -1; }
+two_probes() { # two_probes DIR [COMMAND PREFIX...]: a match of two probes, their netns ids
+    local dir=$1
+    shift
+    "$@" "$ARENA" match --players 2 --games 1 --bot "$PROBE $TAG" --bot "$PROBE $TAG" \
+        --out "$dir" >/dev/null 2>"$dir.stderr"
+    ns0=$(netns_of "$dir/logs/slot0-probe_bot.log")
+    ns1=$(netns_of "$dir/logs/slot1-probe_bot_2.log")
+}
+host_ns=$(readlink /proc/self/ns/net)
+out="$TMP/net"
+two_probes "$out"
+sbjson=$("$ARENA" sandbox --json 2>/dev/null)
+shared=$(python3 -c 'import json,sys; print(int(json.load(sys.stdin)["network"]["shared"]))' <<<"$sbjson")
+llabi=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["capabilities"]["landlock"]["value"])' <<<"$sbjson")
+check "neither bot is in the host's network namespace ($host_ns; bots: $ns0 $ns1)" \
+    test -n "$ns0" -a -n "$ns1" -a "$ns0" != "$host_ns" -a "$ns1" != "$host_ns"
+if [ "$(id -u)" -eq 0 ] && [ "${llabi:-0}" -ge 6 ]; then
+    check "as root with Landlock ABI $llabi: both bots share one namespace, said on stderr and by arena sandbox" \
+        eval 'test "$shared" = 1 -a "$ns0" = "$ns1" &&
+              grep -qx "arena: network: one empty network namespace for the arena, bots Landlock-scoped" "$out.stderr"'
+else
+    check "one network namespace per bot, said on stderr and by arena sandbox" \
+        eval 'test "$shared" = 0 -a "$ns0" != "$ns1" && grep -q "^arena: network: a network namespace per bot" "$out.stderr"'
+fi
+
 # ---- 2. a real match: nothing left, no cgroup --------------------------------------------------
 out="$TMP/match"
 "$ARENA" match --players 3 --games 3 --bot "$H/okrh_good --name $TAG" \
@@ -235,6 +263,10 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
             eval 'test $rc -eq 0 && grep -q "warning: --insecure" "$nbdir/ins.stderr" &&
                   py "$nbdir/ins" "r[\"sandbox\"][\"mode\"] == \"rootless\"" "all(not x[\"verdicts\"] for x in g)"'
         check "nobody: nothing left running" no_procs
+        two_probes "$nbdir/net" "${NB[@]}"
+        check "nobody: one network namespace per bot, neither the host's" \
+            eval 'test -n "$ns0" -a -n "$ns1" -a "$ns0" != "$ns1" -a "$ns0" != "$host_ns" -a "$ns1" != "$host_ns" &&
+                  grep -q "^arena: network: a network namespace per bot (not root)" "$nbdir/net.stderr"'
     fi
 else
     skip "rootless as nobody (not root, no setpriv, or nobody cannot reach the build folder)"

@@ -40,6 +40,9 @@ int main(void)
     char host[256] = "";
     gethostname(host, sizeof host);
     fact("hostname", "%s", host);
+    char ns[64] = "";
+    ssize_t nsn = readlink("/proc/self/ns/net", ns, sizeof ns - 1);
+    fact("netns", "%s", nsn > 0 ? ns : "unknown");
 
     /* open fds */
     char fds[512] = "";
