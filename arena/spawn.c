@@ -583,16 +583,52 @@ static int in_shared_net(void)
     return shared_net_ino && net_ns_id(&d, &i) == 0 && d == shared_net_dev && i == shared_net_ino;
 }
 
+static int write_file(const char *path, const char *text);
+
+/* Not root: a network namespace needs a user namespace of our own, in which we map our uid and
+ * gid to themselves (files, cgroups and signals see the same ids; we are not root inside, so
+ * nothing treats us as root). Returns 0 or -errno. */
+static int unshare_user_net(void)
+{
+    char map[64];
+    uid_t u = geteuid();
+    gid_t g = getegid();
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
+        return -errno;
+    int rc = write_file("/proc/self/setgroups", "deny");
+    if (rc == 0) {
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)u, (unsigned)u);
+        rc = write_file("/proc/self/uid_map", map);
+    }
+    if (rc == 0) {
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)g, (unsigned)g);
+        rc = write_file("/proc/self/gid_map", map);
+    }
+    return rc;
+}
+
+/* Would unshare_user_net work? Tried in a throwaway child first: once we are in a user
+ * namespace there is no way back, and half of one (no uid map) would leave us owning nothing. */
+static int try_user_net(void)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -errno;
+    if (pid == 0)
+        _exit(unshare_user_net() == 0 && geteuid() != (uid_t)-1 ? 0 : 1);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -errno;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EPERM;
+}
+
 int ar_spawn_share_netns(char *why, size_t cap)
 {
     char msg[256];
     if (in_shared_net()) {
         set_err(why, cap, "one empty network namespace for the arena, bots Landlock-scoped");
         return 1;
-    }
-    if (geteuid() != 0) {
-        set_err(why, cap, "a network namespace per bot (not root)");
-        return 0;
     }
     /* the scope must work here, not only be known: ABI 6, and a scoped ruleset accepted */
     long abi = syscall(LL_SYS_CREATE_RULESET, NULL, 0, LL_CREATE_RULESET_VERSION);
@@ -608,8 +644,16 @@ int ar_spawn_share_netns(char *why, size_t cap)
         return 0;
     }
     close((int)fd);
-    if (unshare(CLONE_NEWNET) < 0 || net_ns_id(&shared_net_dev, &shared_net_ino) < 0) {
-        snprintf(msg, sizeof msg, "a network namespace per bot (unshare: %s)", strerror(errno));
+    int rc;
+    if (geteuid() == 0)
+        rc = unshare(CLONE_NEWNET) < 0 ? -errno : 0;
+    else if ((rc = try_user_net()) == 0)
+        rc = unshare_user_net();
+    if (rc == 0)
+        rc = net_ns_id(&shared_net_dev, &shared_net_ino);
+    if (rc < 0) {
+        snprintf(msg, sizeof msg, "a network namespace per bot (%s: %s)",
+                 geteuid() == 0 ? "unshare" : "a user namespace of the arena's", strerror(-rc));
         set_err(why, cap, msg);
         shared_net_ino = 0;
         return 0;

@@ -118,13 +118,14 @@ int ar_spawn_init(void);
 /* Once per process, before the first jailed start (and before any worker is forked, which
  * inherits it): move the arena itself into a new, empty network namespace that its jails then
  * share, instead of creating one per jail (0.35 ms of every start, the largest single cost).
- * Done only where it keeps two layers between bots: as root (unshare(CLONE_NEWNET)), and where
- * Landlock can scope abstract unix sockets and signals (ABI 6), which every jailed program then
- * gets before its filter; the first layer is the filter's refusal of socket(). The namespace has
- * no interface up, not even loopback, and no jail may configure it (it belongs to the arena's
- * user namespace). The arena needs no network of its own. Returns 1 if shared (why: "one empty
- * network namespace for the arena, bots Landlock-scoped"), 0 if each jail keeps its own (why
- * says why), never an error. */
+ * Done only where it keeps two layers between bots: where Landlock can scope abstract unix
+ * sockets and signals (ABI 6), which every jailed program then gets before its filter; the
+ * first layer is the filter's refusal of socket(). As root: unshare(CLONE_NEWNET); otherwise
+ * the arena first enters a user namespace of its own that maps its uid and gid to themselves
+ * (tried in a throwaway child first). The namespace has no interface up, not even loopback, and
+ * no jail may configure it (it belongs to the arena's user namespace). The arena needs no
+ * network of its own. Returns 1 if shared (why: "one empty network namespace for the arena,
+ * bots Landlock-scoped"), 0 if each jail keeps its own (why says why), never an error. */
 int ar_spawn_share_netns(char *why, size_t cap);
 
 /* A worker process: a fork of this program WITHOUT exec that runs fn(arg) (the tournament's

@@ -148,8 +148,8 @@ shared=$(python3 -c 'import json,sys; print(int(json.load(sys.stdin)["network"][
 llabi=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["capabilities"]["landlock"]["value"])' <<<"$sbjson")
 check "neither bot is in the host's network namespace ($host_ns; bots: $ns0 $ns1)" \
     test -n "$ns0" -a -n "$ns1" -a "$ns0" != "$host_ns" -a "$ns1" != "$host_ns"
-if [ "$(id -u)" -eq 0 ] && [ "${llabi:-0}" -ge 6 ]; then
-    check "as root with Landlock ABI $llabi: both bots share one namespace, said on stderr and by arena sandbox" \
+if [ "${llabi:-0}" -ge 6 ]; then
+    check "with Landlock ABI $llabi: both bots share one namespace, said on stderr and by arena sandbox" \
         eval 'test "$shared" = 1 -a "$ns0" = "$ns1" &&
               grep -qx "arena: network: one empty network namespace for the arena, bots Landlock-scoped" "$out.stderr"'
 else
@@ -264,9 +264,21 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
                   py "$nbdir/ins" "r[\"sandbox\"][\"mode\"] == \"rootless\"" "all(not x[\"verdicts\"] for x in g)"'
         check "nobody: nothing left running" no_procs
         two_probes "$nbdir/net" "${NB[@]}"
-        check "nobody: one network namespace per bot, neither the host's" \
-            eval 'test -n "$ns0" -a -n "$ns1" -a "$ns0" != "$ns1" -a "$ns0" != "$host_ns" -a "$ns1" != "$host_ns" &&
-                  grep -q "^arena: network: a network namespace per bot (not root)" "$nbdir/net.stderr"'
+        if [ "${llabi:-0}" -ge 6 ]; then
+            check "nobody: both bots share one network namespace (the arena's own user namespace), not the host's" \
+                eval 'test -n "$ns0" -a "$ns0" = "$ns1" -a "$ns0" != "$host_ns" &&
+                      grep -qx "arena: network: one empty network namespace for the arena, bots Landlock-scoped" "$nbdir/net.stderr"'
+            # the second layer as nobody: jailed helpers without a filter reach nothing
+            NETNS_TEST="$BUILD/tests/sandbox/sandbox_test_netns"
+            if [ -x "$NETNS_TEST" ]; then
+                check "nobody: with the filter off, Landlock refuses abstract sockets between bots and to the arena" \
+                    eval '(cd "$nbdir" && "${NB[@]}" "$NETNS_TEST" >"$nbdir/netns_test.out" 2>&1)'
+            fi
+        else
+            check "nobody: one network namespace per bot, neither the host's" \
+                eval 'test -n "$ns0" -a -n "$ns1" -a "$ns0" != "$ns1" -a "$ns0" != "$host_ns" -a "$ns1" != "$host_ns" &&
+                      grep -q "^arena: network: a network namespace per bot" "$nbdir/net.stderr"'
+        fi
     fi
 else
     skip "rootless as nobody (not root, no setpriv, or nobody cannot reach the build folder)"

@@ -2,11 +2,13 @@
  * socket()) switched off: jailed Python helpers without a seccomp filter try to reach each other
  * and the arena through abstract unix sockets, and the host through TCP on loopback.
  *
- * As root where Landlock scopes abstract sockets (ABI 6), ar_spawn_share_netns moves this
- * process into one empty network namespace that every jail shares (docs/sandbox.md);
+ * Where Landlock scopes abstract sockets (ABI 6), ar_spawn_share_netns moves this process into
+ * one empty network namespace that every jail shares (docs/sandbox.md; not as root, in a user
+ * namespace of its own);
  * the helpers are then in the same namespace as the arena, and Landlock refuses every connect
  * outside their own domain with EPERM. Elsewhere each jail has its own namespace, where nothing
- * listens (ECONNREFUSED). Either way nothing connects, and loopback is unreachable.
+ * listens (ECONNREFUSED); `sandbox_test_netns --per-bot` tests that path on any host. Either
+ * way nothing connects, and loopback is unreachable.
  * The control: the same helpers as plain processes (mode off) in the same namespace DO connect,
  * so a helper that could not connect for another reason would fail the test. */
 #include <setjmp.h>
@@ -56,7 +58,8 @@ static const char helper_py[] =
     "print('tcp', res(lambda: socket.create_connection(('127.0.0.1', port), 2)), flush=True)\n";
 
 static ar_sb_caps caps;
-static int shared; /* ar_spawn_share_netns said 1 */
+static int shared;  /* ar_spawn_share_netns said 1 */
+static int per_bot; /* --per-bot: do not share */
 static char python[4096], name_arena[64], name_a[64], self_ns[64];
 
 static int setup(void **state)
@@ -66,8 +69,8 @@ static int setup(void **state)
     ar_sandbox_probe(&caps);
     if (ar_spawn_resolve_in("python3", AR_JAIL_PATH, python, sizeof python) < 0)
         return -1;
-    char why[256];
-    shared = ar_spawn_share_netns(why, sizeof why);
+    char why[256] = "a network namespace per bot (--per-bot)";
+    shared = per_bot ? 0 : ar_spawn_share_netns(why, sizeof why);
     print_message("mode %s; network: %s\n", ar_sb_mode_name(caps.mode), why);
     ssize_t n = readlink("/proc/self/ns/net", self_ns, sizeof self_ns - 1);
     if (n <= 0)
@@ -226,8 +229,9 @@ static void test_plain_helpers_connect(void **state)
     close(u);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    per_bot = argc > 1 && strcmp(argv[1], "--per-bot") == 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jailed_helpers_reach_nothing),
         cmocka_unit_test(test_plain_helpers_connect),
