@@ -72,7 +72,7 @@ typedef struct ar_proc {
     int err_fd;     /* read end of the child's stderr */
     int status_fd;  /* jailed: the init writes the program's raw wait status (an int) here
                        before it exits; -1 when not jailed */
-    double exec_ms; /* spawn to the program's execve (jailed: and its init awake again), ms */
+    double exec_ms; /* spawn to the program's execve, ms */
 } ar_proc;
 
 /* The steps of the child, in order; a failure report names one of them. */
