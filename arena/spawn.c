@@ -1040,6 +1040,20 @@ static void retitle(char *area, size_t cap, char *const *argv)
     }
 }
 
+/* Wait for the arena's go on fd 4 (the sync pipe); EOF: the arena died. */
+NO_ASAN static void wait_go(int rep)
+{
+    char go;
+    ssize_t n;
+    do
+        n = read(4, &go, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) {
+        errno = EPIPE;
+        child_fail(rep, AR_STEP_SYNC);
+    }
+}
+
 /* Pid 2, the program, until its execve: cloned with CLONE_VM, so it shares the init's memory
  * and writes none of it but its own stack and errno (the init, meanwhile, only closes fds and
  * waits, whose calls do not fail). */
@@ -1057,15 +1071,8 @@ NO_ASAN static int prog_main(void *arg)
     while (n < 0 && errno == EINTR);
     close(5);
     confine(a, rep);
-    /* then wait until it has our pid; EOF: the arena died */
-    char go;
-    do
-        n = read(4, &go, 1);
-    while (n < 0 && errno == EINTR);
-    if (n != 1) {
-        errno = EPIPE;
-        child_fail(rep, AR_STEP_SYNC);
-    }
+    /* then wait until it has our pid */
+    wait_go(rep);
     close(4);
     exec_program(a, rep);
 }
@@ -1079,16 +1086,8 @@ _Noreturn static void init_main(const child_args *a)
     reset_signals(); /* the arena's libevent handlers must not run here */
     rep = setup_fds(a, 1);
 
-    /* 1. wait for the go: maps written, cgroup joined. EOF: the arena died. */
-    char go;
-    ssize_t n;
-    do
-        n = read(4, &go, 1);
-    while (n < 0 && errno == EINTR);
-    if (n != 1) {
-        errno = EPIPE;
-        child_fail(rep, AR_STEP_SYNC);
-    }
+    /* 1. wait for the go: maps written, cgroup joined */
+    wait_go(rep);
 
     /* not dumpable: the bot (same uid, no capabilities) may not ptrace the init nor, with
      * /proc's hidepid=2, see it at all, so pid 1's command line, environment and fds (a forked

@@ -151,6 +151,29 @@ static int arena_listener(void)
     return u;
 }
 
+/* Helper a listens on its abstract socket, then helper b tries a's, the arena's and loopback;
+ * both jailed or both plain. Returns when b has reported everything. */
+static void start_pair(int jailed, helper *a, helper *b)
+{
+    char port[] = "9"; /* discard: loopback is down in every namespace a jail is in */
+    char *argv_a[] = {"python3", "-c", (char *)helper_py, "listen", name_a, NULL};
+    start(a, jailed, argv_a);
+    assert_true(wait_for(a, "listening", 20000));
+    char *argv_b[] = {"python3", "-c", (char *)helper_py, "connect", name_a, name_arena,
+                      port,      NULL};
+    start(b, jailed, argv_b);
+    assert_true(wait_for(b, "tcp ", 20000));
+}
+
+/* b's line "connect NAME RESULT" */
+static void want_connect(const helper *b, const char *name, const char *result)
+{
+    char line[128];
+    snprintf(line, sizeof line, "connect %s %s\n", name, result);
+    if (!strstr(b->out, line))
+        fail_msg("want \"%s\" in:\n%s", line, b->out);
+}
+
 static void test_jailed_helpers_reach_nothing(void **state)
 {
     (void)state;
@@ -159,16 +182,8 @@ static void test_jailed_helpers_reach_nothing(void **state)
         skip();
     }
     int u = arena_listener();
-    char portstr[] = "9"; /* discard: loopback is down in every namespace a jail is in */
-
     helper a, b;
-    char *argv_a[] = {"python3", "-c", (char *)helper_py, "listen", name_a, NULL};
-    start(&a, 1, argv_a);
-    assert_true(wait_for(&a, "listening", 20000));
-    char *argv_b[] = {"python3", "-c",       (char *)helper_py, "connect",
-                      name_a,    name_arena, portstr,           NULL};
-    start(&b, 1, argv_b);
-    assert_true(wait_for(&b, "tcp ", 20000));
+    start_pair(1, &a, &b);
 
     /* the namespace: the arena's own when shared, another one otherwise */
     char line[128];
@@ -180,12 +195,8 @@ static void test_jailed_helpers_reach_nothing(void **state)
 
     /* the other bot and the arena: refused, with Landlock's EPERM when shared */
     const char *refused = shared ? "EPERM" : "ECONNREFUSED";
-    snprintf(line, sizeof line, "connect %s %s\n", name_a, refused);
-    if (!strstr(b.out, line))
-        fail_msg("want \"%s\" in:\n%s", line, b.out);
-    snprintf(line, sizeof line, "connect %s %s\n", name_arena, refused);
-    if (!strstr(b.out, line))
-        fail_msg("want \"%s\" in:\n%s", line, b.out);
+    want_connect(&b, name_a, refused);
+    want_connect(&b, name_arena, refused);
     if (!strstr(b.out, "tcp ENETUNREACH\n"))
         fail_msg("want loopback unreachable in:\n%s", b.out);
     /* nothing arrived */
@@ -204,22 +215,10 @@ static void test_plain_helpers_connect(void **state)
 {
     (void)state;
     int u = arena_listener();
-    char portstr[] = "9"; /* discard: loopback is down in every namespace a jail is in */
     helper a, b;
-    char *argv_a[] = {"python3", "-c", (char *)helper_py, "listen", name_a, NULL};
-    start(&a, 0, argv_a);
-    assert_true(wait_for(&a, "listening", 20000));
-    char *argv_b[] = {"python3", "-c",       (char *)helper_py, "connect",
-                      name_a,    name_arena, portstr,           NULL};
-    start(&b, 0, argv_b);
-    assert_true(wait_for(&b, "tcp ", 20000));
-    char line[128];
-    snprintf(line, sizeof line, "connect %s ok\n", name_a);
-    if (!strstr(b.out, line))
-        fail_msg("want \"%s\" in:\n%s", line, b.out);
-    snprintf(line, sizeof line, "connect %s ok\n", name_arena);
-    if (!strstr(b.out, line))
-        fail_msg("want \"%s\" in:\n%s", line, b.out);
+    start_pair(0, &a, &b);
+    want_connect(&b, name_a, "ok");
+    want_connect(&b, name_arena, "ok");
     assert_true(wait_for(&a, "accepted", 20000));
     int c = accept(u, NULL, NULL);
     assert_true(c >= 0);
