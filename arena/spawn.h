@@ -1,5 +1,7 @@
-/* spawn.h - start a bot as a child process. spawn.c is the ONLY file of the arena that forks,
- * execs or calls prctl/setrlimit (docs: aesthetics B6). Everything that can allocate or fail
+/* spawn.h - start a bot as a child process. spawn.c is the only file of the arena that starts
+ * programs (execve), workers or bots, or changes the arena's own namespaces (aesthetics B6);
+ * the one other fork is the sandbox probe's (sandbox.c): throwaway children that try a
+ * capability and exit, running no program. Everything that can allocate or fail
  * slowly happens in the parent before fork(); the child makes async-signal-safe calls only
  * and reports a failure over a CLOEXEC pipe as {step, errno}. */
 #ifndef AR_SPAWN_H
