@@ -2,7 +2,8 @@
 # bench_sandbox.sh [BUILD_DIR] - what the sandbox costs, measured side by side in one run:
 #   1. bench_spawn: spawn to exec and spawn to Ready, plain fork+exec vs the jail, for the C
 #      random bot (native profile) and the Python one (interpreted), plus a bare network
-#      namespace's create+destroy time (the kernel's share)
+#      namespace's create+destroy time (the kernel's share); then again with 50 ms idle
+#      before every start, as between matches
 #   2. decisions per second of `arena match` between two C random bots, sandbox on (the
 #      default, best mode) vs --no-sandbox, REPEAT pairs alternating so that both see the same
 #      machine load.
@@ -24,6 +25,10 @@ trap 'rm -rf "$TMP"' EXIT
 
 echo "== spawn: plain vs jail ($ROUNDS rounds each, interleaved; ms)"
 "$BUILD/bench/bench_spawn" --rounds "$ROUNDS" --netns-only "$BUILD" "$SRC"
+# as between matches: a cgroup move after a quiet spell may wait for an RCU grace period
+# (docs/sandbox.md); the first run's starts follow each other closely and never do
+echo "== spawn again, 50 ms idle before every start ($ROUNDS rounds each; ms)"
+"$BUILD/bench/bench_spawn" --rounds "$ROUNDS" --gap 50 "$BUILD" "$SRC"
 
 echo "== arena match: $RULES, 2 x C random_bot, $GAMES games; sandbox vs --no-sandbox, $REPEAT pairs"
 players=2
