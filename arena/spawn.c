@@ -5,7 +5,7 @@
  * on that pipe means execve succeeded. Modes off and seccomp-only: one child, the program. The
  * namespaced modes: arena --clone--> our init (pid 1 of new user/pid/net/mount/ipc/uts
  * namespaces, the network one shared when ar_spawn_share_netns made one: builds the read-only
- * root, pivots) --clone(CLONE_VM|CLONE_VFORK)--> the program (pid 2: announces itself, rlimits,
+ * root, pivots) --clone(CLONE_VM)--> the program (pid 2: announces itself, rlimits,
  * capabilities dropped, no_new_privs, Landlock scope with a shared network namespace, seccomp
  * last, waits for the arena's go, execve); the init relays pid 2's raw wait status over a pipe
  * and exits, which kills whatever is left (research/sandbox.md part d). */
@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -423,13 +422,13 @@ char **ar_spawn_jail_sdk_env(void)
     return l.v;
 }
 
-/* What spawning needs to know about a program file, from its first 256 KiB, looked at once
- * per start (it used to be three reads and five scans: 0.25 ms of every bot start). */
+/* What spawning needs to know about a program file, from its first 256 KiB, read once per
+ * start (it used to be three reads and five scans: 0.25 ms of every bot start). */
 enum { PROG_GO = 1, PROG_SANITIZED = 2 };
 
-/* Does the string table [t, t + n) hold one of the sanitizers' init functions (__asan_init,
- * __tsan_init, __msan_init, __hwasan_init) as a whole name? */
-static int names_sanitizer(const char *t, size_t n)
+/* Does [t, t + n) hold one of the sanitizers' init functions (__asan_init, __tsan_init,
+ * __msan_init, __hwasan_init) as a whole name (between NULs)? `edge`: t[0] starts a name. */
+static int names_sanitizer(const char *t, size_t n, int edge)
 {
     static const char *const marks[] = {"__asan_init", "__tsan_init", "__msan_init",
                                         "__hwasan_init", NULL};
@@ -441,7 +440,7 @@ static int names_sanitizer(const char *t, size_t n)
         for (int i = 0; marks[i]; i++) {
             size_t k = strlen(marks[i]) - tl;
             if ((size_t)(p - t) >= k && memcmp(p - k, marks[i], k) == 0 &&
-                ((size_t)(p - t) == k || p[-(long)k - 1] == '\0'))
+                ((size_t)(p - t) == k ? edge : p[-(long)k - 1] == '\0'))
                 return 1;
         }
     }
@@ -486,34 +485,45 @@ static unsigned prog_facts(const char *path)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
-    /* mapped, not read: no copy, and no fresh buffer to fault in (a tournament's worker is a
-     * new process for every set) */
-    struct stat st;
-    size_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
-    if (n > 262144)
-        n = 262144;
-    const char *buf =
-        n >= sizeof(Elf64_Ehdr) ? mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    close(fd);
+    /* read, not mapped (a file truncated under a mapping would kill the arena with SIGBUS), in
+     * 64 KiB steps that keep the last 16 bytes of the step before: a name may straddle two */
+    enum { STEP = 65536, KEEP = 16, LOOK = 262144 };
+    static char buf[KEEP + STEP];
     unsigned f = 0;
-    if (buf != MAP_FAILED && memcmp(buf, ELFMAG, SELFMAG) == 0) {
-        if (has_go_note(buf, n))
+    ssize_t n = read(fd, buf, STEP);
+    if (n >= (ssize_t)sizeof(Elf64_Ehdr) && memcmp(buf, ELFMAG, SELFMAG) == 0) {
+        if (has_go_note(buf, (size_t)n))
             f |= PROG_GO;
         /* Built with AddressSanitizer (or TSan, MSan)? Their shadow memory is terabytes of
          * reserved address space, which RLIMIT_DATA and RLIMIT_AS refuse. The runtime's init
          * function is in the dynamic symbol table near the start of the file (imported from
          * libasan with gcc, exported by clang's static runtime). */
-        if (names_sanitizer(buf, n))
+        size_t have = (size_t)n, seen = (size_t)n;
+        int edge = 1, found;
+        while (!(found = names_sanitizer(buf, have, edge)) && seen < LOOK && have >= KEEP) {
+            memmove(buf, buf + have - KEEP, KEEP);
+            n = read(fd, buf + KEEP, STEP);
+            if (n <= 0)
+                break;
+            have = KEEP + (size_t)n;
+            seen += (size_t)n;
+            edge = 0;
+        }
+        if (found)
             f |= PROG_SANITIZED;
     }
-    if (buf != MAP_FAILED)
-        munmap((void *)buf, n);
+    close(fd);
     return f;
 }
 
 int ar_spawn_is_go(const char *path)
 {
     return (prog_facts(path) & PROG_GO) != 0;
+}
+
+int ar_spawn_is_sanitized(const char *path)
+{
+    return (prog_facts(path) & PROG_SANITIZED) != 0;
 }
 
 /* ---- Processes ------------------------------------------------------------------------- */
@@ -615,7 +625,7 @@ static int try_user_net(void)
     if (pid < 0)
         return -errno;
     if (pid == 0)
-        _exit(unshare_user_net() == 0 && geteuid() != (uid_t)-1 ? 0 : 1);
+        _exit(unshare_user_net() == 0 ? 0 : 1);
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
@@ -716,7 +726,7 @@ typedef struct mnt_entry {
 
 enum { MAX_RLIMITS = 10 };
 
-/* The init's first word on the status pipe: pid 2 has been forked. (Not a wait status: those
+/* Pid 2's first word on the status pipe: it exists. (Not a wait status: those
  * fit in 16 bits.) */
 #define AR_SPAWN_FORKED 0x7f0f0f0f
 

@@ -181,6 +181,10 @@ char **ar_spawn_jail_sdk_env(void);
  * RLIMIT_AS nor RLIMIT_DATA, for the same reason.) */
 int ar_spawn_is_go(const char *path);
 
+/* Is path built with a sanitizer (AddressSanitizer, TSan, MSan, HWASan): does its first 256 KiB
+ * name the runtime's init function (__asan_init, ...) as a whole string? */
+int ar_spawn_is_sanitized(const char *path);
+
 /* SIGKILL the child's whole process group (and the pid itself, in case it left the group).
  * Safe to call more than once; ESRCH is not an error. */
 void ar_spawn_kill(pid_t pid);

@@ -1,7 +1,10 @@
-/* test_progfacts.c - ar_spawn_is_go: a Go program is known by the build-id note ("Go", type 4)
- * that Go's linker puts in a PT_NOTE segment on the first page. It gets no RLIMIT_AS (Go
- * reserves far more address space than it uses). The text "Go build ID:" that the check used
- * to look for is not in the binaries of Debian's Go 1.19, so Go bots went unrecognised.
+/* test_progfacts.c - what spawning learns from a program file.
+ * ar_spawn_is_go: a Go program is known by the build-id note ("Go", type 4) that Go's linker
+ * puts in a PT_NOTE segment on the first page. It gets no RLIMIT_AS (Go reserves far more
+ * address space than it uses). The text "Go build ID:" that the check used to look for is not
+ * in the binaries of Debian's Go 1.19, so Go bots went unrecognised.
+ * ar_spawn_is_sanitized: a sanitizer's init function named as a whole string in the first
+ * 256 KiB, which is read in 64 KiB steps: a name across two steps still counts.
  * Files are built here, byte by byte, plus the real Go tool when one is installed; malformed
  * headers and notes must be declined without reading past the file. */
 #include <setjmp.h>
@@ -133,13 +136,57 @@ static void test_real_programs(void **state)
     }
 }
 
+/* An ELF header, then `name` (with a NUL on each side) at offset `at` of a zero file of
+ * `size` bytes. */
+static void write_with_name(const char *name, size_t at, size_t size)
+{
+    static unsigned char f[300000];
+    assert_true(size <= sizeof f && at + strlen(name) + 1 < size);
+    memset(f, 0, size);
+    memcpy(f, ELFMAG, SELFMAG);
+    f[EI_CLASS] = ELFCLASS64;
+    memcpy(f + at, name, strlen(name));
+    FILE *o = fopen(path, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, size, o), size);
+    fclose(o);
+}
+
+static void test_sanitizer_names(void **state)
+{
+    (void)state;
+    write_with_name("__asan_init", 1000, 4096);
+    assert_int_equal(ar_spawn_is_sanitized(path), 1);
+    write_with_name("__hwasan_init", 1000, 4096);
+    assert_int_equal(ar_spawn_is_sanitized(path), 1);
+    /* across the first 64 KiB step, and just inside the second one */
+    for (size_t at = 65536 - 12; at <= 65536 + 1; at++) {
+        write_with_name("__tsan_init", at, 200000);
+        if (ar_spawn_is_sanitized(path) != 1)
+            fail_msg("__tsan_init at %zu not found", at);
+    }
+    write_with_name("__msan_init", 3 * 65536 - 5, 200000); /* across the third step */
+    assert_int_equal(ar_spawn_is_sanitized(path), 1);
+    /* not a whole name, or past the first 256 KiB */
+    write_with_name("x__asan_init", 1000, 4096);
+    assert_int_equal(ar_spawn_is_sanitized(path), 0);
+    write_with_name("__asan_initx", 1000, 4096);
+    assert_int_equal(ar_spawn_is_sanitized(path), 0);
+    write_with_name("x__asan_init", 65536 - 4, 200000); /* the x before the step */
+    assert_int_equal(ar_spawn_is_sanitized(path), 0);
+    write_with_name("__asan_init", 262144 + 100, 280000);
+    assert_int_equal(ar_spawn_is_sanitized(path), 0);
+    write_with_name("__go_init", 1000, 4096);
+    assert_int_equal(ar_spawn_is_sanitized(path), 0);
+    assert_int_equal(ar_spawn_is_sanitized("/bin/sh"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_go_note),
-        cmocka_unit_test(test_other_notes),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_real_programs),
+        cmocka_unit_test(test_go_note),         cmocka_unit_test(test_other_notes),
+        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_real_programs),
+        cmocka_unit_test(test_sanitizer_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
