@@ -278,9 +278,9 @@ static void seccomp_child(report *r, void *arg)
 /* ---- Cgroups ---------------------------------------------------------------------------- */
 
 /* A child that waits for a byte, then exits 0 if its /proc/self/cgroup names an okarena-
- * cgroup (it was attached before it was released). */
-/* A child joins cg: 1 if it was inside, with *move_ms the time the move took (a move after a
- * quiet spell may wait for an RCU grace period: docs/sandbox.md), else 0 and why. */
+ * cgroup (it was attached before it was released). Returns 1 if it was, with *move_ms the time
+ * the move took (a move after a quiet spell may wait for an RCU grace period:
+ * docs/sandbox.md), else 0 and why. */
 static int cgroup_join_test(ar_cgroup *cg, double *move_ms, char *why, size_t cap)
 {
     int p[2];
@@ -563,8 +563,8 @@ static int probe(ar_sb_caps *c)
                     "v%d memory+pids: created, limited and joined by a child (the move took "
                     "%.2f ms%s)",
                     c->cgroup, move_ms,
-                    move_ms > 1 ? ": each bot start may wait as long, see favordynmods in "
-                                  "docs/sandbox.md"
+                    move_ms > 1 ? ": the first bot of each match may wait as long, see "
+                                  "favordynmods in docs/sandbox.md"
                                 : "");
         }
         const char *v2 = cg ? v2_dir_of(cg) : NULL;
