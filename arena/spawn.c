@@ -55,6 +55,8 @@ struct ll_attr {
 };
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
 #define LL_SCOPE_SIGNAL (1ULL << 1)
+/* what a jailed program is scoped for when the network namespace is shared */
+#define LL_SCOPES (LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL)
 #define LL_SYS_CREATE_RULESET 444 /* the same number on every architecture */
 #define LL_SYS_RESTRICT_SELF 446
 #define LL_CREATE_RULESET_VERSION (1U << 0)
@@ -635,14 +637,15 @@ static int try_user_net(void)
 
 int ar_spawn_share_netns(char *why, size_t cap)
 {
+    static const char shared[] = "one empty network namespace for the arena, bots Landlock-scoped";
     char msg[256];
     if (in_shared_net()) {
-        set_err(why, cap, "one empty network namespace for the arena, bots Landlock-scoped");
+        set_err(why, cap, shared);
         return 1;
     }
     /* the scope must work here, not only be known: ABI 6, and a scoped ruleset accepted */
     long abi = syscall(LL_SYS_CREATE_RULESET, NULL, 0, LL_CREATE_RULESET_VERSION);
-    struct ll_attr attr = {0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL};
+    struct ll_attr attr = {0, 0, LL_SCOPES};
     long fd = abi >= 6 ? syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0) : -1;
     if (fd < 0) {
         snprintf(msg, sizeof msg,
@@ -668,7 +671,7 @@ int ar_spawn_share_netns(char *why, size_t cap)
         shared_net_ino = 0;
         return 0;
     }
-    set_err(why, cap, "one empty network namespace for the arena, bots Landlock-scoped");
+    set_err(why, cap, shared);
     return 1;
 }
 
@@ -915,7 +918,7 @@ NO_ASAN static void confine(const child_args *a, int rep)
     /* the shared network namespace's second layer: no abstract unix socket and no signal
      * outside this program's own Landlock domain (the arena, its init, other bots) */
     if (a->scope) {
-        struct ll_attr attr = {0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL};
+        struct ll_attr attr = {0, 0, LL_SCOPES};
         long fd = syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0);
         if (fd < 0)
             child_fail(rep, AR_STEP_LANDLOCK);
