@@ -25,6 +25,15 @@
 
 static char path[64];
 
+/* Write the test file: size bytes of f. */
+static void save(const unsigned char *f, size_t size)
+{
+    FILE *o = fopen(path, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, size, o), size);
+    fclose(o);
+}
+
 /* An ELF64 file: header, one PT_NOTE program header, a note {namesz, descsz, type, name,
  * desc} at offset 0x100, padded to `size` bytes. */
 static void write_elf(uint32_t namesz, const char *name, uint32_t type, uint64_t note_len,
@@ -55,10 +64,7 @@ static void write_elf(uint32_t namesz, const char *name, uint32_t type, uint64_t
     memcpy(f + 0x100 + sizeof nh, name, strlen(name) + 1);
     memcpy(f + 0x100 + sizeof nh + 4, "build-id", 8);
     assert_true(size <= sizeof f);
-    FILE *o = fopen(path, "wb");
-    assert_non_null(o);
-    assert_int_equal(fwrite(f, 1, size, o), size);
-    fclose(o);
+    save(f, size);
 }
 
 static int setup(void **state)
@@ -146,10 +152,7 @@ static void write_with_name(const char *name, size_t at, size_t size)
     memcpy(f, ELFMAG, SELFMAG);
     f[EI_CLASS] = ELFCLASS64;
     memcpy(f + at, name, strlen(name));
-    FILE *o = fopen(path, "wb");
-    assert_non_null(o);
-    assert_int_equal(fwrite(f, 1, size, o), size);
-    fclose(o);
+    save(f, size);
 }
 
 static void test_sanitizer_names(void **state)
