@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "frame.h"
+#include "wire.h"
 #include "okr.pb-c.h"
 #include "okr/okr.h"
 

@@ -9,6 +9,8 @@
 
 #include <protobuf-c/protobuf-c.h>
 
+#include "wire.h"
+
 enum {
     OKRPB_MAX_TO_BOT = 8 << 20,   /* largest arena->bot frame (a worst-case legal list fits) */
     OKRPB_MAX_FROM_BOT = 64 << 10 /* largest bot->arena frame the arena accepts */
@@ -21,20 +23,6 @@ enum {
     OKRPB_FRAME_ETOOBIG = -2   /* declared length > max_frame */
 };
 
-/* Encode v as a varint into out (at least 10 bytes). Returns the number of bytes. */
-size_t okrpb_varint_put(uint64_t v, uint8_t *out);
-
-/* Decode a varint from p[0..n). Returns bytes used, 0 if more bytes are needed, -1 if it is
- * malformed (more than 10 bytes). */
-int okrpb_varint_get(const uint8_t *p, size_t n, uint64_t *v);
-
-/* Growable output buffer; okrpb_buf_free accepts NULL contents. */
-typedef struct okrpb_buf {
-    uint8_t *data;
-    size_t len, cap;
-} okrpb_buf;
-
-void okrpb_buf_free(okrpb_buf *b);
 /* Append varint(len) + packed message. Returns 0 or -ENOMEM. */
 int okrpb_frame_append(okrpb_buf *b, const ProtobufCMessage *m);
 
