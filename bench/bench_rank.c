@@ -1,4 +1,4 @@
-/* bench_rank.c - time ar_rank_fit (arena/rank.c) on a big simulated field: by default 100
+/* bench_rank.c - time ar_rank_fit (arena/tour/rank.c) on a big simulated field: by default 100
  * entrants and 100,000 games at k = 2, 4 and 8 seats, once without the bootstrap (target:
  * under a second) and once with B = 200 replicates. The games are duplicate sets (a random
  * k-subset, k rotations) with scores = skill + card luck of the seat in the set + noise, and
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "policy.h"
-#include "rank.h"
+#include "match/policy.h"
+#include "tour/rank.h"
 
 static double now_s(clockid_t clk)
 {

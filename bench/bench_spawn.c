@@ -26,14 +26,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "codec.h"
 #include "frame.h"
+#include "jail/cgroup.h"
+#include "jail/sandbox.h"
+#include "jail/seccomp.h"
+#include "jail/spawn.h"
 #include "okr.pb-c.h"
-#include "sandbox.h"
-#include "seccomp.h"
-#include "spawn.h"
-#include "util.h"
+#include "util/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {

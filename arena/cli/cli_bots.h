@@ -1,0 +1,35 @@
+/* cli_bots.h - the entrant list of `arena match` and `arena check-bot`: each --bot command is
+ * split without a shell and its program found through PATH here, in the parent, before
+ * anything runs; names are derived from the commands and made unique. */
+#ifndef AR_CLI_BOTS_H
+#define AR_CLI_BOTS_H
+
+#include "match/match.h"
+
+typedef struct ar_cli_bot {
+    char *name;    /* NULL until --name or ar_cli_bots_finish */
+    char *command; /* as given */
+    char **argv;   /* NULL for a built-in */
+    char *path;    /* resolved program; NULL for a built-in */
+    int builtin;
+    ar_policy policy;
+} ar_cli_bot;
+
+typedef struct ar_cli_bots {
+    ar_cli_bot *b;
+    int n;
+    ar_entrant *e; /* ar_cli_bots_finish: the entrants, pointing into b */
+} ar_cli_bots;
+
+/* Add one entrant: "@random" / "@greedy" for a built-in policy, else a command (see
+ * ar_spawn_split) whose program must exist. Prints "arena: --bot 'CMD': ..." and returns -1
+ * when it cannot be used. */
+int ar_cli_bots_add(ar_cli_bots *l, const char *flag, const char *cmd);
+/* Name the last entrant added. -1 (printed) if there is none or the name is empty. */
+int ar_cli_bots_name(ar_cli_bots *l, const char *name);
+/* Default names (program or script file name without extension; "@random"), "#2", "#3"...
+ * for repeats, then fill l->e. Returns AR_EXIT_OK or AR_EXIT_USAGE (two equal --name). */
+int ar_cli_bots_finish(ar_cli_bots *l);
+void ar_cli_bots_free(ar_cli_bots *l);
+
+#endif

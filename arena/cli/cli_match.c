@@ -1,0 +1,282 @@
+/* cli_match.c - `arena match`: the command line of a match between bot programs, the entrant
+ * list (commands split without a shell and resolved through PATH here, in the parent), and
+ * the summary at the end. The match itself is match.c. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_bots.h"
+#include "jail/spawn.h"
+#include "match/match.h"
+#include "util/util.h"
+
+void ar_match_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: arena match --bot CMD [--name NAME] --bot CMD ... [--rules R]\n"
+            "                   [--rule OPTION=VALUE]... [--players N] [--games G] [--seed S]\n"
+            "                   [--first-deal D] [--out DIR] [--on-error forfeit|substitute]\n"
+            "                   [--substitute first|random|greedy] [--max-error-share F]\n"
+            "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
+            "                   [--log-cap BYTES] [--progress] [--quiet]\n"
+            "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
+            "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
+            "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
+            "  Duplicate deals: every deal is played N times with the seats rotated; game\n"
+            "  (d, r) puts slot (i + r) mod N at seat i; slot k runs bot k mod K (K bots, K <=\n"
+            "  N); one process per slot for the whole match. G is rounded up to a multiple of N.\n"
+            "  Deal d is dealt from splitmix64(S + d). Game ids: m<S>-d<d>-r<r>.\n"
+            "  --bot CMD        a program and its arguments, split on white space (\"...\" keeps\n"
+            "                   spaces), found through PATH; @random or @greedy for a built-in\n"
+            "  --name NAME      name of the --bot before it (default: from the command)\n"
+            "  --rules R        preset: laws parlett arlington german gin (default laws)\n"
+            "  --rule OPT=VAL   override one rule option (repeatable)\n"
+            "  --players N      seats (default 3; 2 for gin)\n"
+            "  --games G        games (default 20, rounded up to a multiple of N)\n"
+            "  --seed S         match seed (default 1)\n"
+            "  --first-deal D   start at deal D (default 0): plays deals D, D+1, ...; deal d is\n"
+            "                   the same game whatever D, so one game of a long match or of a\n"
+            "                   tournament (docs/tournaments.md) can be replayed on its own\n"
+            "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out)\n"
+            "  --on-error P     forfeit (default): the erring seat forfeits the game at once;\n"
+            "                   substitute: the arena plays for it and the game goes on\n"
+            "  --substitute S   the substitute move: first legal action, random (seeded from\n"
+            "                   the deal, default) or greedy\n"
+            "  --max-error-share F  disqualify a bot with errors in more than F of its games,\n"
+            "                   judged from its 4th game on (default 0.5)\n"
+            "  --startup-ms A   spawn to Ready (default 10000)\n"
+            "  --decision-ms B  free time per decision (default 1000)\n"
+            "  --bank-ms C      per-game bank for decisions longer than B (default 10000)\n"
+            "  --hard-ms D      ceiling of one decision, always (default 5000)\n"
+            "  --log-cap BYTES  stderr kept per slot in DIR/logs (default 1048576; 0: none)\n"
+            "  --progress       a line per game on stderr (default when stderr is a terminal)\n"
+            "  --quiet          no progress, no verdict lines; the summary table still prints\n"
+            "  Output: the summary table on stdout; verdicts and progress on stderr.\n"
+            "  Verdicts: RE TLE MLE OLE PE IA SV (docs/cli.md).\n"
+            "  Exit: 0 match played (bot errors are results), 1 arena failure or interrupted,\n"
+            "  2 bad command line (or the sandbox is weaker than --sandbox MIN).\n");
+    ar_sb_usage(out);
+}
+
+typedef struct match_opts {
+    ar_rules_args rules;
+    int players;
+    long long games;
+    long long first_deal;
+    uint64_t seed;
+    const char *out_dir;
+    int on_error;
+    int substitute;
+    double max_error_share;
+    ar_clocks clocks;
+    long long log_cap;
+    int progress, quiet;
+    ar_cli_bots bots;
+    ar_sb_args sb;
+} match_opts;
+
+static int parse_ms(const char *flag, const char *v, uint32_t *out)
+{
+    long long n;
+    if (ar_parse_long(flag, v, 1, 86400000, &n) < 0)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
+/* Returns AR_EXIT_OK or AR_EXIT_USAGE after printing the problem. */
+static int parse_args(int argc, char **argv, match_opts *o)
+{
+    int players_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        long long n;
+        int r;
+        if ((r = ar_table_flag(argc, argv, &i, &o->rules, &o->players, &players_given, &o->seed)) !=
+            0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--games", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--games", v, 1, 1000000000LL, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->games = n;
+        } else if ((r = ar_flag(argc, argv, &i, "--first-deal", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--first-deal", v, 0, 1LL << 40, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->first_deal = n;
+        } else if ((r = ar_flag(argc, argv, &i, "--bot", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_add(&o->bots, "--bot", v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--name", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_name(&o->bots, v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--out", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            o->out_dir = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--on-error", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            if (strcmp(v, "forfeit") == 0)
+                o->on_error = AR_ON_ERROR_FORFEIT;
+            else if (strcmp(v, "substitute") == 0)
+                o->on_error = AR_ON_ERROR_SUBSTITUTE;
+            else {
+                fprintf(stderr, "arena: --on-error: expected forfeit or substitute, got '%s'\n", v);
+                return AR_EXIT_USAGE;
+            }
+        } else if ((r = ar_flag(argc, argv, &i, "--substitute", &v)) != 0) {
+            ar_policy p;
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            if (strcmp(v, "first") == 0)
+                o->substitute = AR_SUB_FIRST;
+            else if (ar_policy_from_name(v, &p) == 0)
+                o->substitute = (int)p;
+            else {
+                fprintf(stderr, "arena: --substitute: expected first, random or greedy, got '%s'\n",
+                        v);
+                return AR_EXIT_USAGE;
+            }
+        } else if ((r = ar_flag(argc, argv, &i, "--max-error-share", &v)) != 0) {
+            char *end;
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            errno = 0;
+            double f = strtod(v, &end);
+            if (errno || end == v || *end || !(f >= 0 && f <= 1)) {
+                fprintf(stderr,
+                        "arena: --max-error-share: expected a number from 0 to 1, got "
+                        "'%s'\n",
+                        v);
+                return AR_EXIT_USAGE;
+            }
+            o->max_error_share = f;
+        } else if ((r = ar_flag(argc, argv, &i, "--startup-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--startup-ms", v, &o->clocks.startup_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--decision-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--bank-ms", &v)) != 0) {
+            long long b;
+            if (r < 0 || ar_parse_long("--bank-ms", v, 0, 86400000, &b) < 0)
+                return AR_EXIT_USAGE;
+            o->clocks.bank_ms = (uint32_t)b;
+        } else if ((r = ar_flag(argc, argv, &i, "--hard-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--log-cap", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--log-cap", v, 0, 1LL << 40, &o->log_cap) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--progress") == 0) {
+            o->progress = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            o->quiet = 1;
+        } else {
+            fprintf(stderr, "arena match: unknown argument '%s'\n", argv[i]);
+            ar_match_usage(stderr);
+            return AR_EXIT_USAGE;
+        }
+    }
+    if (!players_given && o->rules.preset && strcmp(o->rules.preset, "gin") == 0)
+        o->players = 2;
+    if (o->bots.n == 0) {
+        fprintf(stderr, "arena match: at least one --bot is needed\n");
+        ar_match_usage(stderr);
+        return AR_EXIT_USAGE;
+    }
+    if (o->bots.n > o->players) {
+        fprintf(stderr,
+                "arena match: %d bots for %d seats: a match seats at most one bot per seat "
+                "(give --players, or run a tournament)\n",
+                o->bots.n, o->players);
+        return AR_EXIT_USAGE;
+    }
+    return AR_EXIT_OK;
+}
+
+int ar_match_main(int argc, char **argv)
+{
+    match_opts o;
+    memset(&o, 0, sizeof o);
+    o.players = 3;
+    o.games = 20;
+    o.seed = 1;
+    o.out_dir = "match-out";
+    o.on_error = AR_ON_ERROR_FORFEIT;
+    o.substitute = AR_POLICY_RANDOM;
+    o.max_error_share = 0.5;
+    o.clocks = (ar_clocks){10000, 1000, 10000, 5000};
+    o.log_cap = 1 << 20;
+    o.progress = isatty(2);
+    ar_sb_args_init(&o.sb);
+
+    okr_rules rules;
+    int rc = parse_args(argc, argv, &o);
+    if (rc == AR_EXIT_OK)
+        rc = ar_rules_build(&o.rules, o.players, &rules);
+    if (rc == AR_EXIT_OK)
+        rc = ar_cli_bots_finish(&o.bots);
+    ar_sandbox_cfg sandbox;
+    if (rc == AR_EXIT_OK)
+        rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
+    if (rc != AR_EXIT_OK)
+        goto out;
+
+    long long deals = ar_match_deals(o.games, o.players);
+    if (deals * o.players != o.games && !o.quiet)
+        fprintf(stderr,
+                "arena: --games %lld rounded up to %lld: every deal is played in all %d "
+                "rotations\n",
+                o.games, deals * o.players, o.players);
+
+    ar_match_config cfg = {
+        .rules = rules,
+        .players = o.players,
+        .deals = deals,
+        .first_deal = o.first_deal,
+        .games_requested = o.games,
+        .seed = o.seed,
+        .bots = o.bots.e,
+        .nbots = o.bots.n,
+        .clocks = o.clocks,
+        .on_error = o.on_error,
+        .substitute = o.substitute,
+        .max_error_share = o.max_error_share,
+        .dq_min_games = 4,
+        .out_dir = o.out_dir,
+        .progress = o.progress && !o.quiet,
+        .quiet = o.quiet,
+        .max_pending = (size_t)16 << 20,
+        .log_cap = (size_t)o.log_cap,
+        .bye_ms = 1000,
+        .eof_ms = 500,
+        .stdout_cap = (uint64_t)o.sb.stdout_cap,
+        .sandbox = sandbox,
+    };
+    ar_match *m = ar_match_new(&cfg);
+    int mrc = ar_match_run(m);
+    if (ar_match_results(m))
+        ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
+    fflush(stdout);
+    if (mrc == -EINTR) {
+        fprintf(stderr, "arena: interrupted; partial results are in %s\n", o.out_dir);
+        rc = AR_EXIT_FAIL;
+    } else if (mrc < 0) {
+        rc = AR_EXIT_FAIL;
+    }
+    ar_match_free(m);
+out:
+    ar_sb_args_free(&o.sb);
+    ar_cli_bots_free(&o.bots);
+    ar_rules_args_free(&o.rules);
+    return rc;
+}

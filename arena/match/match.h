@@ -1,0 +1,110 @@
+/* match.h - one match: N seats, K bots, duplicate deals with rotated seats, one process per
+ * slot for the whole match, all on one libevent loop. The driver asks the bots, applies
+ * their actions with the engine, keeps the clocks' banks, applies the error policy, and hands
+ * each finished game to record.c. A bot's behaviour never makes a match fail; only the arena's
+ * own problems do (an unwritable output directory, an engine bug). */
+#ifndef AR_MATCH_H
+#define AR_MATCH_H
+
+#include <stdint.h>
+
+#include "bot.h"
+#include "jail/sandbox.h"
+#include "okr/okr.h"
+#include "policy.h"
+#include "record.h"
+
+/* ---- Schedule ------------------------------------------------------------------------------- */
+
+/* Seed of deal d: the first output of splitmix64 seeded with seed + d (policy.c's ar_rng). */
+uint64_t ar_match_deal_seed(uint64_t seed, long long deal);
+/* Rotation r: seat i holds slot (i + r) mod players. */
+int ar_match_seat_slot(int seat, int rotation, int players);
+/* Deals needed for `games` games at `players` seats: ceil(games / players). */
+long long ar_match_deals(long long games, int players);
+/* "m<seed>-d<deal>-r<rotation>" */
+void ar_match_game_id(char *buf, size_t cap, uint64_t seed, long long deal, int rotation);
+
+/* ---- Configuration -------------------------------------------------------------------------- */
+
+/* One entrant: a program, or a built-in policy (no process). */
+typedef struct ar_entrant {
+    const char *name;    /* unique, for tables and GameStart.names */
+    const char *command; /* as the user wrote it */
+    char *const *argv;   /* split command; NULL for a built-in */
+    const char *path;    /* resolved program; NULL for a built-in */
+    int builtin;         /* 1: in-process `policy` */
+    ar_policy policy;
+    const char *profile; /* sandbox profile ("native", "interpreted", ...); NULL: chosen from
+                            the program (docs/sandbox.md) */
+    uint32_t memory_mb;  /* sandbox memory limit; 0: the match's default */
+    uint32_t startup_ms; /* start-up clock; 0: the match's clocks.startup_ms */
+} ar_entrant;
+
+enum { AR_ON_ERROR_FORFEIT = 0, AR_ON_ERROR_SUBSTITUTE = 1 };
+enum { AR_SUB_FIRST = -1 }; /* substitute the first legal action (else an ar_policy) */
+
+typedef struct ar_match_config {
+    okr_rules rules;
+    int players;
+    long long deals; /* games = deals * players */
+    long long games_requested;
+    uint64_t seed;
+    const ar_entrant *bots;
+    int nbots;           /* 1 .. players */
+    const int *slot_bot; /* [players]: bot of each slot; NULL: slot k runs bot k mod nbots */
+    ar_clocks clocks;
+    int on_error;   /* AR_ON_ERROR_* */
+    int substitute; /* AR_SUB_FIRST or an ar_policy */
+    double max_error_share;
+    int dq_min_games;     /* disqualification is judged from this many games on (4) */
+    const char *out_dir;  /* NULL: no files (check-bot) */
+    int progress;         /* a line per game on stderr */
+    int quiet;            /* not even verdict lines */
+    size_t max_pending;   /* bytes queued for one bot before TLE "input" */
+    size_t log_cap;       /* stderr bytes kept per slot in DIR/logs */
+    uint32_t bye_ms;      /* grace after Bye before SIGKILL */
+    uint32_t eof_ms;      /* wait for an exit status after EOF */
+    long long stop_after; /* > 0: stop once slot 0 answered this many Decisions or erred */
+    uint64_t stdout_cap;  /* OLE beyond this many stdout bytes per decision (0: none) */
+    ar_sandbox_cfg sandbox;
+    /* ---- tournaments (all zero for a plain match) ---- */
+    long long first_deal; /* play deals first_deal .. first_deal + deals - 1: deal d is the
+                             same deal (seed, game id, decision ids) whatever the first one */
+    /* the game id of (deal, rotation); NULL: ar_match_game_id */
+    void (*game_id)(char *buf, size_t cap, long long deal, int rotation, void *ud);
+    /* called once per finished game (forfeited ones too), after its record is closed; the
+     * outcome and what it points to are only valid during the call */
+    void (*on_game)(const ar_game_outcome *o, void *ud);
+    void *ud;               /* for game_id and on_game */
+    int no_summary;         /* 1: write records/ and logs/ but no games.jsonl or results.json */
+    const char *log_prefix; /* prepended to the DIR/logs file names (NULL: none) */
+} ar_match_config;
+
+typedef struct ar_match ar_match;
+
+/* Copies cfg (not the entrants, which must outlive the match). Never NULL. */
+ar_match *ar_match_new(const ar_match_config *cfg);
+void ar_match_free(ar_match *m); /* accepts NULL; kills what still runs */
+
+/* The seccomp profile entrant e runs under: its own, else ar_seccomp_auto of its program. */
+const char *ar_match_profile(const ar_entrant *e);
+
+/* Play the whole match, write the outputs, say Bye, make sure no process is left.
+ * Returns 0; -EINTR if SIGINT/SIGTERM stopped it (partial results are written); or -errno for
+ * an arena failure (message printed). */
+int ar_match_run(ar_match *m);
+
+/* ---- After the run -----------------------------------------------------------------------------
+ */
+
+const ar_results *ar_match_results(const ar_match *m);
+const ar_match_totals *ar_match_totals_of(const ar_match *m);
+/* The connection of slot k (NULL for a built-in), for check-bot's report. */
+const ar_bot *ar_match_bot(const ar_match *m, int slot);
+/* Verdicts against slot k over the match, and the first of them (NULL if none). */
+int ar_match_verdicts(const ar_match *m, int slot, const ar_verdict **first);
+/* Times of slot k's answered Decisions, in order (ms). */
+const double *ar_match_latencies(const ar_match *m, int slot, long long *n);
+
+#endif

@@ -1,0 +1,807 @@
+/* record.c - game records, games.jsonl, results.json and the summary table; t-intervals and
+ * forfeit placements. Output only: this file never talks to a bot. */
+#include "record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "json_out.h"
+#include "util/util.h"
+
+/* ---- Statistics ---------------------------------------------------------------------------- */
+
+double ar_t975(int df)
+{
+    static const double table[31] = {NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                     2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                     2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                     2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df < 1)
+        return NAN;
+    if (df <= 30)
+        return table[df];
+    /* Cornish-Fisher expansion of t around the normal quantile (Abramowitz & Stegun 26.7.5) */
+    const double z = 1.959963984540054;
+    double n = df, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+    return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
+           (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n);
+}
+
+void ar_mean_ci(const double *x, int n, double *mean, double *half)
+{
+    *mean = NAN;
+    *half = NAN;
+    if (n < 1)
+        return;
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    double m = s / n;
+    *mean = m;
+    if (n < 2)
+        return;
+    double ss = 0;
+    for (int i = 0; i < n; i++)
+        ss += (x[i] - m) * (x[i] - m);
+    double sd = sqrt(ss / (n - 1));
+    *half = ar_t975(n - 1) * sd / sqrt((double)n);
+}
+
+void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t *final_total,
+                       uint8_t *placement, unsigned *winners)
+{
+    int nf = 0, have_other = 0;
+    int32_t low = 0;
+    for (int s = 0; s < players; s++) {
+        if (forfeits & (1u << s)) {
+            nf++;
+        } else if (!have_other || so_far[s] < low) {
+            low = so_far[s];
+            have_other = 1;
+        }
+    }
+    *winners = 0;
+    for (int s = 0; s < players; s++) {
+        if (forfeits & (1u << s)) {
+            final_total[s] = have_other && low < so_far[s] ? low : so_far[s];
+            placement[s] = (uint8_t)(players - nf + 1);
+            continue;
+        }
+        final_total[s] = so_far[s];
+        int better = 0;
+        for (int t = 0; t < players; t++)
+            if (!(forfeits & (1u << t)) && so_far[t] > so_far[s])
+                better++;
+        placement[s] = (uint8_t)(better + 1);
+        if (better == 0)
+            *winners |= 1u << s;
+    }
+}
+
+/* ---- JSON helpers ---------------------------------------------------------------------------- */
+
+static json_t *json_u64(uint64_t v)
+{
+    if (v <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)v);
+    char s[32];
+    snprintf(s, sizeof s, "%llu", (unsigned long long)v);
+    return json_string(s);
+}
+
+static json_t *json_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A JSON number rounded to 3 decimals (milliseconds to the microsecond). */
+static json_t *json_ms(double v)
+{
+    return isfinite(v) ? json_real(round(v * 1000.0) / 1000.0) : json_null();
+}
+
+static json_t *verdict_json(const ar_seat_verdict *v, const ar_game_outcome *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "seat", json_integer(v->seat));
+    if (o)
+        json_object_set_new(j, "bot", json_integer(o->entrant[v->seat]));
+    json_object_set_new(j, "verdict", json_string(ar_verdict_name(v->v.kind)));
+    if (v->v.clock[0])
+        json_object_set_new(j, "clock", json_string(v->v.clock));
+    if (v->v.rule[0])
+        json_object_set_new(j, "rule", json_string(v->v.rule));
+    json_object_set_new(j, "detail", json_string(v->v.detail));
+    json_object_set_new(j, "hand", json_integer(v->hand));
+    json_object_set_new(j, "action", json_integer(v->action));
+    return j;
+}
+
+static int dump_line(json_t *doc, FILE *f)
+{
+    if (!doc || json_dumpf(doc, f, JSON_COMPACT) != 0 || fputc('\n', f) == EOF)
+        return -EIO;
+    return 0;
+}
+
+/* Write s as a JSON string (s is our own text: notation, names). */
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- Game records ---------------------------------------------------------------------------- */
+
+struct ar_record {
+    FILE *f;
+    char *path;
+    int players;
+    char pending[1024]; /* the last action line, not written yet */
+    size_t pending_len;
+};
+
+ar_record *ar_record_open(const char *path, const ar_record_header *h)
+{
+    if (!path)
+        return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "arena: cannot write the game record '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1 << 16); /* a write() per ~900 actions, not per ~60 */
+    ar_record *r = ar_xcalloc(1, sizeof *r);
+    r->f = f;
+    r->path = ar_xstrdup(path);
+    r->players = h->players;
+
+    char options[1024];
+    if (okr_rules_format(h->rules, options, sizeof options) < 0)
+        options[0] = '\0';
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("header"));
+    json_object_set_new(j, "format", json_string("okr-record 1"));
+    json_object_set_new(j, "game_id", json_string(h->game_id));
+    json_object_set_new(j, "rules", json_string(h->rules->preset));
+    json_object_set_new(j, "options", json_string(options));
+    json_object_set_new(j, "players", json_integer(h->players));
+    json_object_set_new(j, "seed", json_u64(h->deal_seed));
+    json_object_set_new(j, "match_seed", json_u64(h->match_seed));
+    json_object_set_new(j, "deal", json_integer(h->deal));
+    json_object_set_new(j, "rotation", json_integer(h->rotation));
+    json_t *names = json_array(), *bots = json_array();
+    for (int s = 0; s < h->players; s++) {
+        json_array_append_new(names, json_string(h->names[s]));
+        json_array_append_new(bots, json_integer(h->entrant[s]));
+    }
+    json_object_set_new(j, "seating", bots);
+    json_object_set_new(j, "names", names);
+    json_object_set_new(j, "on_error", json_string(h->on_error ? h->on_error : ""));
+    json_object_set_new(j, "arena_version", json_string(AR_VERSION));
+    dump_line(j, f);
+    json_decref(j);
+    return r;
+}
+
+/* Append s to the line as a JSON string (s is our own text: notation, names). */
+static size_t json_str_into(char *out, size_t k, size_t cap, const char *s)
+{
+    if (k < cap)
+        out[k++] = '"';
+    for (; *s && k + 8 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out[k++] = '\\';
+            out[k++] = (char)c;
+        } else if (c < 0x20) {
+            k += (size_t)snprintf(out + k, cap - k, "\\u%04x", c);
+        } else {
+            out[k++] = (char)c;
+        }
+    }
+    if (k < cap)
+        out[k++] = '"';
+    return k;
+}
+
+static size_t put_uint(char *out, size_t k, unsigned long long v)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    while (n > 0)
+        out[k++] = tmp[--n];
+    return k;
+}
+
+static size_t put_str(char *out, size_t k, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(out + k, s, n);
+    return k + n;
+}
+
+void ar_record_flush(ar_record *r)
+{
+    if (r && r->pending_len) {
+        fwrite(r->pending, 1, r->pending_len, r->f);
+        r->pending_len = 0;
+    }
+}
+
+void ar_record_action(ar_record *r, long long n, int hand, int seat, const char *text, double ms,
+                      const char *substituted)
+{
+    if (!r)
+        return;
+    ar_record_flush(r);
+    /* built by hand, without printf: one line per action is the hot path of a record, and the
+     * line is only written out after the next Decision has gone (ar_record_flush) */
+    char *o = r->pending;
+    size_t k = put_str(o, 0, "{\"type\":\"action\",\"n\":");
+    k = put_uint(o, k, (unsigned long long)(n < 0 ? 0 : n));
+    k = put_str(o, k, ",\"hand\":");
+    k = put_uint(o, k, (unsigned long long)(hand < 0 ? 0 : hand));
+    k = put_str(o, k, ",\"seat\":");
+    k = put_uint(o, k, (unsigned long long)(seat < 0 ? 0 : seat));
+    k = put_str(o, k, ",\"action\":");
+    k = json_str_into(o, k, sizeof r->pending - 64, text);
+    if (ms >= 0) {
+        unsigned long long us = (unsigned long long)llround(ms * 1000.0);
+        k = put_str(o, k, ",\"ms\":");
+        k = put_uint(o, k, us / 1000);
+        o[k++] = '.';
+        o[k++] = (char)('0' + us / 100 % 10);
+        o[k++] = (char)('0' + us / 10 % 10);
+        o[k++] = (char)('0' + us % 10);
+    }
+    if (substituted && substituted[0]) {
+        k = put_str(o, k, ",\"substituted\":");
+        k = json_str_into(o, k, sizeof r->pending - 4, substituted);
+    }
+    o[k++] = '}';
+    o[k++] = '\n';
+    r->pending_len = k;
+}
+
+void ar_record_hand_end(ar_record *r, const okr_game *g)
+{
+    if (!r)
+        return;
+    ar_record_flush(r);
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("hand_end"));
+    json_object_set_new(j, "hand", json_integer(g->hand_no));
+    json_object_set_new(j, "ended", json_string(ar_end_name(g->last.ended)));
+    json_object_set_new(j, "winner", json_integer(g->last.winner));
+    json_object_set_new(j, "scores", ar_json_ints(g->last.score, g->players));
+    json_object_set_new(j, "totals", ar_json_ints(g->last.total, g->players));
+    char d[24];
+    snprintf(d, sizeof d, "%016llx", (unsigned long long)okr_digest(g));
+    json_object_set_new(j, "digest", json_string(d));
+    dump_line(j, r->f);
+    json_decref(j);
+}
+
+void ar_record_verdict(ar_record *r, const ar_seat_verdict *v)
+{
+    if (!r)
+        return;
+    ar_record_flush(r);
+    json_t *j = verdict_json(v, NULL);
+    json_object_set_new(j, "type", json_string("verdict"));
+    dump_line(j, r->f);
+    json_decref(j);
+}
+
+static json_t *outcome_core(const ar_game_outcome *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "completed", json_boolean(o->completed));
+    json_object_set_new(j, "final_total", ar_json_ints(o->final_total, o->players));
+    json_t *pl = json_array(), *win = json_array(), *ff = json_array();
+    for (int s = 0; s < o->players; s++) {
+        json_array_append_new(pl, json_integer(o->placement[s]));
+        if (o->winners & (1u << s))
+            json_array_append_new(win, json_integer(s));
+        if (o->forfeits & (1u << s))
+            json_array_append_new(ff, json_integer(s));
+    }
+    json_object_set_new(j, "placements", pl);
+    json_object_set_new(j, "winners", win);
+    json_object_set_new(j, "forfeits", ff);
+    return j;
+}
+
+void ar_record_abort(ar_record *r, const char *why)
+{
+    if (!r)
+        return;
+    ar_record_flush(r);
+    fputs("{\"type\":\"aborted\",\"reason\":", r->f);
+    put_json_string(r->f, why);
+    fputs("}\n", r->f);
+    fclose(r->f);
+    free(r->path);
+    free(r);
+}
+
+int ar_record_close(ar_record *r, const ar_game_outcome *o)
+{
+    if (!r)
+        return 0;
+    ar_record_flush(r);
+    json_t *j = outcome_core(o);
+    json_object_set_new(j, "type", json_string("result"));
+    json_object_set_new(j, "actions", json_integer(o->actions));
+    json_object_set_new(j, "hands", json_integer(o->nhands));
+    json_object_set_new(j, "hand", json_integer(o->hand));
+    char d[24];
+    snprintf(d, sizeof d, "%016llx", (unsigned long long)o->digest);
+    json_object_set_new(j, "digest", json_string(d));
+    int rc = dump_line(j, r->f);
+    json_decref(j);
+    if (fclose(r->f) != 0 && rc == 0)
+        rc = -errno;
+    if (rc < 0)
+        fprintf(stderr, "arena: cannot write the game record '%s'\n", r->path);
+    free(r->path);
+    free(r);
+    return rc;
+}
+
+/* ---- Results --------------------------------------------------------------------------------- */
+
+typedef struct bot_acc {
+    long long games;       /* games it took part in */
+    long long appearances; /* seats it held, summed over games */
+    long long wins;        /* appearances in 1st place */
+    long long places[OKR_MAX_PLAYERS];
+    long long error_games;
+    long long errors[AR_V_COUNT];
+    long long forfeits; /* appearances that forfeited */
+    long long substituted;
+    long long decisions;
+    double total_final, wall_ms, max_ms, game_cpu_ms;
+    double *deal_sum; /* [deals]: summed score difference vs the field */
+    int *deal_n;
+} bot_acc;
+
+struct ar_results {
+    ar_results_info info;
+    okr_rules rules;
+    char *out_dir, *records_dir;
+    FILE *games; /* games.jsonl */
+    long long ngames;
+    bot_acc *acc;
+    char **names, **commands, **profiles;
+    int *slots;
+};
+
+ar_results *ar_results_new(const ar_results_info *info)
+{
+    ar_results *r = ar_xcalloc(1, sizeof *r);
+    r->info = *info;
+    r->rules = *info->rules;
+    r->info.rules = &r->rules;
+    r->acc = ar_xcalloc((size_t)info->nbots, sizeof *r->acc);
+    r->names = ar_xcalloc((size_t)info->nbots, sizeof *r->names);
+    r->commands = ar_xcalloc((size_t)info->nbots, sizeof *r->commands);
+    r->slots = ar_xcalloc((size_t)info->nbots, sizeof *r->slots);
+    r->profiles = ar_xcalloc((size_t)info->nbots, sizeof *r->profiles);
+    long long deals = info->deals > 0 ? info->deals : 1;
+    for (int b = 0; b < info->nbots; b++) {
+        r->acc[b].deal_sum = ar_xcalloc((size_t)deals, sizeof(double));
+        r->acc[b].deal_n = ar_xcalloc((size_t)deals, sizeof(int));
+        r->names[b] = ar_xstrdup(info->names[b]);
+        r->commands[b] = ar_xstrdup(info->commands[b]);
+        r->slots[b] = info->slots[b];
+        r->profiles[b] = ar_xstrdup(info->profiles && info->profiles[b] ? info->profiles[b] : "");
+    }
+    r->info.profiles = (const char *const *)r->profiles;
+    r->info.names = (const char *const *)r->names;
+    r->info.commands = (const char *const *)r->commands;
+    r->info.slots = r->slots;
+    r->info.out_dir = NULL;
+    if (!info->out_dir)
+        return r;
+
+    r->out_dir = ar_xstrdup(info->out_dir);
+    size_t n = strlen(info->out_dir) + 32;
+    r->records_dir = ar_xmalloc(n);
+    snprintf(r->records_dir, n, "%s/records", info->out_dir);
+    int rc = ar_mkdir_p(r->records_dir);
+    if (rc < 0) {
+        fprintf(stderr, "arena: --out: cannot create '%s': %s\n", r->records_dir, strerror(-rc));
+        goto err;
+    }
+    if (info->no_summary)
+        return r;
+    char *path = ar_xmalloc(n);
+    snprintf(path, n, "%s/games.jsonl", info->out_dir);
+    r->games = fopen(path, "w");
+    if (!r->games) {
+        fprintf(stderr, "arena: --out: cannot write '%s': %s\n", path, strerror(errno));
+        free(path);
+        goto err;
+    }
+    free(path);
+    return r;
+err:
+    ar_results_free(r);
+    return NULL;
+}
+
+void ar_results_free(ar_results *r)
+{
+    if (!r)
+        return;
+    if (r->games)
+        fclose(r->games);
+    for (int b = 0; b < r->info.nbots; b++) {
+        free(r->acc[b].deal_sum);
+        free(r->acc[b].deal_n);
+        free(r->names[b]);
+        free(r->profiles[b]);
+        free(r->commands[b]);
+    }
+    free(r->acc);
+    free(r->names);
+    free(r->profiles);
+    free(r->commands);
+    free(r->slots);
+    free(r->out_dir);
+    free(r->records_dir);
+    free(r);
+}
+
+const char *ar_results_records_dir(const ar_results *r)
+{
+    return r->records_dir;
+}
+
+void ar_results_error_share(const ar_results *r, int b, long long *games, long long *error_games)
+{
+    *games = r->acc[b].games;
+    *error_games = r->acc[b].error_games;
+}
+
+int ar_results_add(ar_results *r, const ar_game_outcome *o)
+{
+    int n = o->players;
+    r->ngames++;
+    /* bots: each counts a game once, every seat it held as an appearance */
+    int seen[64] = {0};
+    int erred[64] = {0};
+    for (int i = 0; i < o->nverdicts; i++) {
+        int b = o->entrant[o->verdicts[i].seat];
+        if (b >= 0 && b < 64 && o->verdicts[i].v.kind != AR_V_DQ) {
+            erred[b] = 1;
+            if (o->verdicts[i].v.kind > 0 && o->verdicts[i].v.kind < AR_V_COUNT &&
+                o->verdicts[i].v.kind != AR_V_DQ)
+                r->acc[b].errors[o->verdicts[i].v.kind]++;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        int b = o->entrant[s];
+        if (b < 0 || b >= r->info.nbots)
+            continue;
+        bot_acc *a = &r->acc[b];
+        if (b < 64 && !seen[b]) {
+            seen[b] = 1;
+            a->games++;
+            if (erred[b])
+                a->error_games++;
+        }
+        a->appearances++;
+        if (o->placement[s] == 1)
+            a->wins++;
+        if (o->placement[s] >= 1 && o->placement[s] <= n)
+            a->places[o->placement[s] - 1]++;
+        if (o->forfeits & (1u << s))
+            a->forfeits++;
+        a->total_final += o->final_total[s];
+        a->decisions += o->decisions[s];
+        a->wall_ms += o->wall_ms[s];
+        if (o->max_ms[s] > a->max_ms)
+            a->max_ms = o->max_ms[s];
+        a->game_cpu_ms += o->cpu_ms[s];
+        a->substituted += o->substituted[s];
+        /* score difference vs the field: own total minus the mean of the other seats' */
+        long long di = o->deal - r->info.first_deal;
+        if (n > 1 && di >= 0 && di < (r->info.deals > 0 ? r->info.deals : 1)) {
+            double others = 0;
+            for (int t = 0; t < n; t++)
+                if (t != s)
+                    others += o->final_total[t];
+            a->deal_sum[di] += o->final_total[s] - others / (n - 1);
+            a->deal_n[di]++;
+        }
+    }
+
+    if (!r->games)
+        return 0;
+    json_t *j = outcome_core(o);
+    json_object_set_new(j, "game_id", json_string(o->game_id));
+    json_object_set_new(j, "index", json_integer(o->index));
+    json_object_set_new(j, "deal", json_integer(o->deal));
+    json_object_set_new(j, "rotation", json_integer(o->rotation));
+    json_object_set_new(j, "deal_seed", json_u64(o->deal_seed));
+    json_t *seating = json_array(), *names = json_array();
+    for (int s = 0; s < n; s++) {
+        json_array_append_new(seating, json_integer(o->entrant[s]));
+        json_array_append_new(names, json_string(r->names[o->entrant[s]]));
+    }
+    json_object_set_new(j, "seating", seating);
+    json_object_set_new(j, "names", names);
+    json_object_set_new(j, "rules", json_string(r->rules.preset));
+    char options[1024];
+    if (okr_rules_format(&r->rules, options, sizeof options) < 0)
+        options[0] = '\0';
+    json_object_set_new(j, "options", json_string(options));
+    json_object_set_new(j, "played", json_boolean(o->played));
+    json_t *hands = json_array();
+    for (int h = 0; h < o->nhands; h++)
+        json_array_append_new(hands, ar_json_ints(o->hand_scores[h], n));
+    json_object_set_new(j, "hand_scores", hands);
+    json_t *vs = json_array();
+    for (int i = 0; i < o->nverdicts; i++)
+        json_array_append_new(vs, verdict_json(&o->verdicts[i], o));
+    json_object_set_new(j, "verdicts", vs);
+    json_object_set_new(j, "actions", json_integer(o->actions));
+    json_object_set_new(j, "seconds", json_ms(o->seconds));
+    json_t *dec = json_array(), *cpu = json_array(), *sub = json_array();
+    for (int s = 0; s < n; s++) {
+        json_array_append_new(dec, json_integer(o->decisions[s]));
+        json_array_append_new(cpu, json_ms(o->cpu_ms[s]));
+        json_array_append_new(sub, json_integer(o->substituted[s]));
+    }
+    json_object_set_new(j, "decisions", dec);
+    json_object_set_new(j, "cpu_ms", cpu);
+    json_object_set_new(j, "substituted", sub);
+    if (o->played) {
+        char rec[300];
+        snprintf(rec, sizeof rec, "records/%s.jsonl", o->game_id);
+        json_object_set_new(j, "record", json_string(rec));
+    }
+    int rc = dump_line(j, r->games);
+    json_decref(j);
+    if (rc == 0 && fflush(r->games) != 0)
+        rc = -errno;
+    return rc;
+}
+
+/* Per-deal score differences of bot b: out[k] for every deal it played. Returns the count. */
+static int deal_diffs(const ar_results *r, int b, double *out)
+{
+    int k = 0;
+    long long deals = r->info.deals > 0 ? r->info.deals : 1;
+    for (long long d = 0; d < deals; d++)
+        if (r->acc[b].deal_n[d] > 0)
+            out[k++] = r->acc[b].deal_sum[d] / r->acc[b].deal_n[d];
+    return k;
+}
+
+int ar_results_finish(ar_results *r, const ar_match_totals *t)
+{
+    if (!r->out_dir || r->info.no_summary)
+        return 0;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "arena_version", json_string(AR_VERSION));
+    json_t *rules = json_object();
+    char options[1024];
+    if (okr_rules_format(&r->rules, options, sizeof options) < 0)
+        options[0] = '\0';
+    json_object_set_new(rules, "preset", json_string(r->rules.preset));
+    json_object_set_new(rules, "options", json_string(options));
+    json_object_set_new(doc, "rules", rules);
+    json_object_set_new(doc, "players", json_integer(r->info.players));
+    json_object_set_new(doc, "seed", json_u64(r->info.seed));
+    json_object_set_new(doc, "first_deal", json_integer(r->info.first_deal));
+    json_object_set_new(doc, "deals", json_integer(r->info.deals));
+    json_object_set_new(doc, "games_requested", json_integer(r->info.games_requested));
+    json_object_set_new(doc, "games_scheduled", json_integer(r->info.deals * r->info.players));
+    json_object_set_new(doc, "games", json_integer(r->ngames));
+    json_object_set_new(
+        doc, "complete",
+        json_boolean(!t->interrupted && r->ngames == r->info.deals * r->info.players));
+    if (t->interrupted)
+        json_object_set_new(doc, "interrupted_by", json_integer(t->interrupted));
+    json_object_set_new(doc, "on_error", json_string(r->info.on_error));
+    json_object_set_new(doc, "substitute", json_string(r->info.substitute));
+    json_object_set_new(doc, "max_error_share", json_real(r->info.max_error_share));
+    json_t *clocks = json_object();
+    json_object_set_new(clocks, "startup_ms", json_integer(r->info.clocks.startup_ms));
+    json_object_set_new(clocks, "decision_ms", json_integer(r->info.clocks.decision_ms));
+    json_object_set_new(clocks, "bank_ms", json_integer(r->info.clocks.bank_ms));
+    json_object_set_new(clocks, "hard_ms", json_integer(r->info.clocks.hard_ms));
+    json_object_set_new(doc, "clocks", clocks);
+    if (r->info.sandbox) {
+        json_t *sb = json_object();
+        json_object_set_new(sb, "mode", json_string(r->info.sandbox));
+        json_object_set_new(sb, "memory_mb", json_integer(r->info.memory_mb));
+        json_object_set_new(doc, "sandbox", sb);
+    }
+    json_object_set_new(doc, "seconds", json_ms(t->seconds));
+    json_object_set_new(doc, "decisions", json_integer(t->decisions));
+    json_object_set_new(doc, "actions", json_integer(t->actions));
+    json_object_set_new(doc, "decisions_per_second",
+                        json_num(t->seconds > 0 ? (double)t->decisions / t->seconds : NAN));
+    json_object_set_new(doc, "bytes_to_bots", json_u64(t->bytes_to_bots));
+    json_object_set_new(doc, "bytes_from_bots", json_u64(t->bytes_from_bots));
+    json_object_set_new(doc, "arena_max_rss_kb", json_integer(t->arena_max_rss_kb));
+    json_object_set_new(doc, "arena_user_ms", json_ms(t->arena_user_ms));
+    json_object_set_new(doc, "arena_sys_ms", json_ms(t->arena_sys_ms));
+    json_object_set_new(doc, "connection_bytes", json_u64(t->connection_bytes));
+
+    json_t *bots = json_array();
+    double *x = ar_xcalloc((size_t)(r->info.deals > 0 ? r->info.deals : 1), sizeof *x);
+    for (int b = 0; b < r->info.nbots; b++) {
+        const bot_acc *a = &r->acc[b];
+        const ar_bot_summary *s = t->bots ? &t->bots[b] : NULL;
+        json_t *j = json_object();
+        json_object_set_new(j, "index", json_integer(b));
+        json_object_set_new(j, "name", json_string(r->names[b]));
+        json_object_set_new(j, "command", json_string(r->commands[b]));
+        if (r->profiles[b][0])
+            json_object_set_new(j, "profile", json_string(r->profiles[b]));
+        json_object_set_new(j, "seats_per_game", json_integer(r->slots[b]));
+        json_object_set_new(j, "games", json_integer(a->games));
+        json_object_set_new(j, "appearances", json_integer(a->appearances));
+        json_object_set_new(j, "wins", json_integer(a->wins));
+        json_t *pl = json_array();
+        for (int p = 0; p < r->info.players; p++)
+            json_array_append_new(pl, json_integer(a->places[p]));
+        json_object_set_new(j, "placements", pl);
+        json_object_set_new(j, "total_final", json_integer((json_int_t)a->total_final));
+        json_object_set_new(
+            j, "mean_final",
+            json_num(a->appearances ? a->total_final / (double)a->appearances : NAN));
+        int k = deal_diffs(r, b, x);
+        double mean, half;
+        ar_mean_ci(x, k, &mean, &half);
+        json_t *diff = json_object();
+        json_object_set_new(diff, "mean", json_num(mean));
+        json_object_set_new(diff, "half_width", json_num(half));
+        json_t *ci = json_array();
+        json_array_append_new(ci, json_num(mean - half));
+        json_array_append_new(ci, json_num(mean + half));
+        json_object_set_new(diff, "ci95", ci);
+        json_object_set_new(diff, "deals", json_integer(k));
+        json_object_set_new(j, "score_diff", diff);
+        json_t *errs = json_object();
+        for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++)
+            json_object_set_new(errs, ar_verdict_name(v), json_integer(a->errors[v]));
+        json_object_set_new(j, "errors", errs);
+        json_object_set_new(j, "error_games", json_integer(a->error_games));
+        json_object_set_new(j, "forfeits", json_integer(a->forfeits));
+        json_object_set_new(j, "substituted_actions", json_integer(a->substituted));
+        json_object_set_new(j, "disqualified", json_boolean(s && s->disqualified));
+        if (s && s->disqualified)
+            json_object_set_new(j, "disqualified_after_games", json_integer(s->dq_after));
+        json_object_set_new(j, "cpu_ms", json_ms(s ? s->cpu_ms : a->game_cpu_ms));
+        json_object_set_new(j, "game_cpu_ms", json_ms(a->game_cpu_ms));
+        json_object_set_new(j, "wall_ms", json_ms(a->wall_ms));
+        json_object_set_new(j, "decisions", json_integer(a->decisions));
+        json_object_set_new(j, "mean_decision_ms",
+                            json_ms(a->decisions ? a->wall_ms / (double)a->decisions : NAN));
+        json_object_set_new(j, "max_decision_ms", json_ms(a->decisions ? a->max_ms : NAN));
+        if (s) {
+            json_object_set_new(j, "restarts", json_integer(s->restarts));
+            json_object_set_new(j, "startup_ms", json_ms(s->startup_ms >= 0 ? s->startup_ms : NAN));
+            json_object_set_new(j, "stderr_bytes", json_u64(s->log_bytes));
+            json_t *id = json_object();
+            json_object_set_new(id, "name", json_string(s->id_name));
+            json_object_set_new(id, "version", json_string(s->id_version));
+            char pv[32];
+            snprintf(pv, sizeof pv, "%u.%u", s->major, s->minor);
+            json_object_set_new(id, "protocol", json_string(pv));
+            json_object_set_new(j, "identify", id);
+        }
+        json_array_append_new(bots, j);
+    }
+    free(x);
+    json_object_set_new(doc, "bots", bots);
+
+    size_t n = strlen(r->out_dir) + 32;
+    char *path = ar_xmalloc(n), *tmp = ar_xmalloc(n + 8);
+    snprintf(path, n, "%s/results.json", r->out_dir);
+    snprintf(tmp, n + 8, "%s.tmp", path);
+    int rc = 0;
+    /* write then rename: a reader never sees half a file */
+    if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0 ||
+        rename(tmp, path) != 0) {
+        rc = -(errno ? errno : EIO);
+        fprintf(stderr, "arena: cannot write '%s'\n", path);
+    }
+    json_decref(doc);
+    free(path);
+    free(tmp);
+    return rc;
+}
+
+static void fmt_signed(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%+.1f", v);
+}
+
+void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
+{
+    int n = r->info.players;
+    fprintf(out,
+            "match: %s, %d players, %lld of %lld games (%lld deals x %d rotations), seed "
+            "%llu, on-error %s\n",
+            r->rules.preset, n, r->ngames, r->info.deals * n, r->info.deals, n,
+            (unsigned long long)r->info.seed, r->info.on_error);
+    int w = 4;
+    for (int b = 0; b < r->info.nbots; b++) {
+        int l = (int)strlen(r->names[b]);
+        if (l > w)
+            w = l;
+    }
+    if (w > 24)
+        w = 24;
+    fprintf(out, "%-*s %6s %5s  %-*s %10s  %-24s %-15s %9s %8s\n", w, "bot", "games", "wins", 4 * n,
+            "places 1st..", "mean_final", "diff vs field (95% CI)", "errors", "cpu_ms", "ms/dec");
+    double *x = ar_xcalloc((size_t)(r->info.deals > 0 ? r->info.deals : 1), sizeof *x);
+    for (int b = 0; b < r->info.nbots; b++) {
+        const bot_acc *a = &r->acc[b];
+        char places[128] = "", *p = places;
+        for (int i = 0; i < n; i++)
+            p += snprintf(p, sizeof places - (size_t)(p - places), "%s%lld", i ? " " : "",
+                          a->places[i]);
+        int k = deal_diffs(r, b, x);
+        double mean, half;
+        ar_mean_ci(x, k, &mean, &half);
+        char diff[128], m[32], lo[32], hi[32];
+        fmt_signed(m, sizeof m, mean);
+        if (isfinite(half)) {
+            fmt_signed(lo, sizeof lo, mean - half);
+            fmt_signed(hi, sizeof hi, mean + half);
+            snprintf(diff, sizeof diff, "%s [%s, %s]", m, lo, hi);
+        } else
+            snprintf(diff, sizeof diff, "%s", m);
+        char errs[256] = "", *e = errs;
+        for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++)
+            if (a->errors[v])
+                e += snprintf(e, sizeof errs - (size_t)(e - errs), "%s%s %lld", e > errs ? " " : "",
+                              ar_verdict_name(v), a->errors[v]);
+        const ar_bot_summary *s = t && t->bots ? &t->bots[b] : NULL;
+        if (s && s->disqualified)
+            e += snprintf(e, sizeof errs - (size_t)(e - errs), "%sDQ", e > errs ? " " : "");
+        if (!errs[0])
+            snprintf(errs, sizeof errs, "-");
+        fprintf(out, "%-*.*s %6lld %5lld  %-*s %10.1f  %-24s %-15s %9.0f %8.3f\n", w, w,
+                r->names[b], a->games, a->wins, 4 * n, places,
+                a->appearances ? a->total_final / (double)a->appearances : 0.0, diff, errs,
+                s ? s->cpu_ms : a->game_cpu_ms,
+                a->decisions ? a->wall_ms / (double)a->decisions : 0.0);
+    }
+    free(x);
+    if (t)
+        fprintf(out, "%lld decisions in %.2f s (%.0f decisions/s)%s\n", t->decisions, t->seconds,
+                t->seconds > 0 ? (double)t->decisions / t->seconds : 0.0,
+                t->interrupted ? ", interrupted" : "");
+    if (r->out_dir && !r->info.no_summary)
+        fprintf(out, "results: %s/results.json, games: %s/games.jsonl, records: %s/\n", r->out_dir,
+                r->out_dir, r->records_dir);
+}

@@ -1,0 +1,41 @@
+/* util.h - small helpers shared by the arena's match runner: allocation that aborts on
+ * exhaustion (Redis zmalloc style), EINTR-safe writes, a monotonic clock in milliseconds, and
+ * the arena's version. No state. */
+#ifndef AR_UTIL_H
+#define AR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The arena's version, written to results.json and every game record. */
+#define AR_VERSION "0.2.0"
+
+/* Exit statuses of every subcommand, and of the tournament driver that returns them. */
+enum {
+    AR_EXIT_OK = 0,
+    AR_EXIT_FAIL = 1, /* the work failed: bad script line, unreadable file, engine error */
+    AR_EXIT_USAGE = 2 /* bad command line: unknown flag, bad value, refused rule option */
+};
+
+/* malloc/calloc/realloc/strdup that print "arena: out of memory" and abort() instead of
+ * returning NULL. xrealloc(p, 0) frees p and returns NULL. */
+void *ar_xmalloc(size_t n);
+void *ar_xcalloc(size_t count, size_t size);
+void *ar_xrealloc(void *p, size_t n);
+char *ar_xstrdup(const char *s);
+
+/* Milliseconds on CLOCK_MONOTONIC (fractional). */
+double ar_now_ms(void);
+
+/* Write all n bytes to fd, retrying on EINTR and short writes (blocking fds only). Returns 0
+ * or -errno. */
+int ar_write_all(int fd, const void *buf, size_t n);
+
+/* mkdir -p for one path (mode 0777 before umask). Returns 0 or -errno. */
+int ar_mkdir_p(const char *path);
+
+/* Copy s into out (cap bytes, NUL-terminated), replacing bytes that are not printable ASCII
+ * with '?'. For names a bot sends us: they go into terminals and JSON. */
+void ar_sanitize(const char *s, size_t n, char *out, size_t cap);
+
+#endif
