@@ -301,6 +301,104 @@ static const char *jail_program(const ar_entrant *e, char *buf, size_t cap)
     return ar_spawn_resolve_in(e->argv[0], AR_JAIL_PATH, buf, cap) == 0 ? buf : e->path;
 }
 
+static int in_list(char *const *l, const char *s)
+{
+    for (int i = 0; l && l[i]; i++)
+        if (strcmp(l[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+static ar_jail_view view_of(const ar_match_config *cfg, const ar_entrant *e, char *prog, size_t cap)
+{
+    ar_jail_view v = {.path = jail_program(e, prog, cap),
+                      .argv = e->argv,
+                      .cwd = e->cwd,
+                      .own = e->own,
+                      .extra = cfg->sandbox.binds,
+                      .runtime = strcmp(ar_match_profile(e), "interpreted") == 0};
+    return v;
+}
+
+char **ar_match_own(const ar_match_config *cfg, int bot)
+{
+    const ar_entrant *e = &cfg->bots[bot];
+    if (e->builtin)
+        return ar_xcalloc(1, sizeof(char *));
+    char prog[PATH_MAX];
+    ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
+    return ar_spawn_jail_own(&v);
+}
+
+char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                     ar_jail_clash *clash)
+{
+    const ar_entrant *e = &cfg->bots[bot];
+    if (e->builtin || cfg->sandbox.mode < AR_SB_ROOTLESS)
+        return ar_xcalloc(1, sizeof(char *));
+    char prog[PATH_MAX];
+    ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
+    char **mine = ar_match_own(cfg, bot);
+    /* what must stay hidden, and what each is (for the message) */
+    int n = 0, room = cfg->nhide + 2;
+    char **hide = ar_xcalloc((size_t)room + 1, sizeof *hide);
+    char **what = ar_xcalloc((size_t)room + 1, sizeof *what);
+#define HIDE(p, w)                                                                                 \
+    do {                                                                                           \
+        if (n == room) {                                                                           \
+            room *= 2;                                                                             \
+            hide = ar_xrealloc(hide, (size_t)(room + 1) * sizeof *hide);                           \
+            what = ar_xrealloc(what, (size_t)(room + 1) * sizeof *what);                           \
+        }                                                                                          \
+        hide[n] = ar_xstrdup(p);                                                                   \
+        what[n++] = ar_xstrdup(w);                                                                 \
+        hide[n] = what[n] = NULL;                                                                  \
+    } while (0)
+    if (cfg->out_dir)
+        HIDE(cfg->out_dir, "the output folder (records hold whole deals)");
+    char label[300];
+    for (int i = 0; i < cfg->nhide; i++) {
+        const ar_hidden *h = &cfg->hide[i];
+        if (h->owner && (strcmp(h->owner, e->name) == 0 || in_list(mine, h->path)))
+            continue; /* its own, or a file it shares with that entrant (the same script) */
+        snprintf(label, sizeof label, "%s", h->what);
+        HIDE(h->path, label);
+    }
+    for (int j = 0; j < cfg->nbots; j++) {
+        const ar_entrant *o = &cfg->bots[j];
+        if (j == bot || o->builtin || strcmp(o->name, e->name) == 0)
+            continue;
+        char **theirs = ar_match_own(cfg, j);
+        snprintf(label, sizeof label, "the files of entrant %s", o->name);
+        for (int k = 0; theirs[k]; k++)
+            if (!in_list(mine, theirs[k]))
+                HIDE(theirs[k], label);
+        ar_spawn_argv_free(theirs);
+    }
+#undef HIDE
+    v.hide = hide;
+    ar_jail_clash c;
+    char **binds = ar_spawn_jail_view(&v, &c);
+    if (!binds && clash)
+        *clash = c;
+    if (!binds && c.hide >= 0)
+        snprintf(msg, cap,
+                 "its %s %s would show it %s (%s). Keep each bot's files in a folder of "
+                 "its own, apart from the output folder, the .tour file and the other bots, and "
+                 "declare only that folder (--files DIR after its --bot; files = DIR in a "
+                 ".tour)",
+                 ar_spawn_show_kind(c.kind), c.shown, what[c.hide], hide[c.hide]);
+    else if (!binds)
+        snprintf(msg, cap,
+                 "its %s %s is / or holds a home folder; declare the bot's own folder "
+                 "(bots/NAME/) instead",
+                 ar_spawn_show_kind(c.kind), c.shown);
+    ar_spawn_argv_free(hide);
+    ar_spawn_argv_free(what);
+    ar_spawn_argv_free(mine);
+    return binds;
+}
+
 static int make_bots(ar_match *m)
 {
     const ar_sandbox_cfg *sb = &m->cfg.sandbox;
@@ -319,9 +417,14 @@ static int make_bots(ar_match *m)
             break;
         }
         int interpreted = strcmp(profile, "interpreted") == 0;
-        char **binds = sb->mode >= AR_SB_ROOTLESS
-                           ? ar_spawn_jail_binds(path, e->argv, sb->binds, interpreted)
-                           : NULL;
+        char msg[2 * PATH_MAX + 600];
+        char **binds = ar_match_view(&m->cfg, m->slots[k].bot, msg, sizeof msg, NULL);
+        if (!binds) {
+            fprintf(stderr, "arena: bot %s: %s\n", e->name, msg);
+            rc = -EPERM;
+            break;
+        }
+        char **own = ar_match_own(&m->cfg, m->slots[k].bot);
         ar_bot_config bc = {
             .name = e->name,
             .path = path,
@@ -343,11 +446,14 @@ static int make_bots(ar_match *m)
             .cpu_s = sb->cpu_s,
             .binds = binds,
             .env_extra = sdk_env,
+            .cwd = e->cwd,
+            .own = own,
         };
         if (e->startup_ms)
             bc.clocks.startup_ms = e->startup_ms;
         m->slots[k].b = ar_bot_new(m->loop, &bc);
         ar_spawn_argv_free(binds);
+        ar_spawn_argv_free(own);
     }
     ar_spawn_argv_free(sdk_env);
     return rc;
