@@ -402,18 +402,21 @@ static const char *const sdk_bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_m
 static void view_collect(const ar_jail_view *v, view_list *l)
 {
     if (v->path) {
-        vl_add(l, v->path, v->cwd, AR_SHOW_PROGRAM);
         /* a runtime installed outside the system folders (/opt/python/bin/python3): its
-         * prefix holds lib/ and share/ */
+         * prefix holds lib/ and share/; the program is then the runtime's, not the bot's */
         char real[PATH_MAX];
+        int prefix = 0;
         if (v->runtime && realpath(v->path, real)) {
             char *slash = strrchr(real, '/');
             size_t n = slash ? (size_t)(slash - real) : 0;
             if (n > 4 && strncmp(real + n - 4, "/bin", 4) == 0) {
                 real[n - 4] = '\0';
-                vl_add(l, real, NULL, AR_SHOW_RUNTIME);
+                prefix = 1;
             }
         }
+        vl_add(l, v->path, v->cwd, prefix ? AR_SHOW_RUNTIME : AR_SHOW_PROGRAM);
+        if (prefix)
+            vl_add(l, real, NULL, AR_SHOW_RUNTIME);
     }
     for (int i = 1; v->argv && v->argv[i]; i++)
         if (v->argv[i][0] != '-')
