@@ -312,6 +312,7 @@ static void canonical(const char *abs, char *out, size_t cap)
     snprintf(out, cap, "%s%s", strcmp(real, "/") == 0 ? "" : real, abs + cut);
     if (!out[0])
         snprintf(out, cap, "/");
+    normalise(out); /* ".." in the part that does not exist */
 }
 
 static int in_system(const char *abs)
@@ -452,10 +453,16 @@ char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
     while (v->hide && v->hide[nhide])
         nhide++;
     char(*hidden)[PATH_MAX] = ar_xcalloc((size_t)nhide + 1, sizeof *hidden);
+    char here[PATH_MAX];
+    if (!getcwd(here, sizeof here))
+        snprintf(here, sizeof here, "/");
     for (int h = 0; h < nhide; h++) {
+        /* not abs_in: a hidden path may not exist yet, not even its folder (--out a/b/c) */
         char abs[PATH_MAX];
-        if (abs_in(v->hide[h], NULL, abs, sizeof abs) < 0)
-            snprintf(abs, sizeof abs, "%s", v->hide[h]);
+        int k = v->hide[h][0] == '/' ? snprintf(abs, sizeof abs, "%s", v->hide[h])
+                                     : snprintf(abs, sizeof abs, "%s/%s", here, v->hide[h]);
+        if (k < 0 || (size_t)k >= sizeof abs)
+            snprintf(abs, sizeof abs, "/"); /* too long to place: hide everything */
         canonical(abs, hidden[h], sizeof hidden[h]);
     }
     /* every path shown, as the kernel will resolve it, against every path hidden: neither may

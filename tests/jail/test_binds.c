@@ -202,6 +202,13 @@ static void test_declared_folder_holding_a_hidden_path_is_refused(void **state)
     ar_jail_clash c;
     assert_null(ar_spawn_jail_view(&v, &c));
     assert_int_equal(c.hide, 0);
+    /* an output folder given relative to the arena's folder, none of whose parts exist yet */
+    char *hide2b[] = {"new/sub/../results", NULL};
+    char *own2b[] = {at("cwd"), NULL};
+    assert_int_equal(chdir(at("cwd")), 0);
+    ar_jail_view v2b = {.path = argv[0], .argv = argv, .own = own2b, .hide = hide2b};
+    assert_null(ar_spawn_jail_view(&v2b, &c));
+    assert_int_equal(c.hide, 0);
     /* a program or script inside a hidden folder */
     char *hide3[] = {at("bots"), NULL};
     ar_jail_view v3 = {.path = argv[0], .argv = argv, .hide = hide3};
