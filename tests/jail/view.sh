@@ -176,6 +176,35 @@ check "docs/sdk-python.md's example match: 3 games, no verdict" \
     python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if len(g)==3 and not any(x.get("verdicts") for x in g) else 1)' "$L/m/games.jsonl"
 
+# docs/protocol.md section 9: the bot without an SDK, okr_pb2.py generated next to it, its
+# folder declared; Debian's python3 (python3-protobuf), as the section says
+if command -v protoc >/dev/null && [ -x /usr/bin/python3 ]; then
+    mkdir -p "$L/nosdk"
+    awk '/^## 9\./ { f = 1 } f && /^```python/ { p = 1; next } p && /^```/ { exit } p' \
+        "$SRC/docs/protocol.md" >"$L/nosdk/bot.py"
+    protoc --proto_path="$SRC/proto" --python_out="$L/nosdk" "$SRC/proto/okr.proto"
+    (cd "$L" && "$ARENA" match --players 2 --games 2 --bot "/usr/bin/python3 nosdk/bot.py" \
+        --files nosdk --bot @random --out m9 >/dev/null 2>&1)
+    check "docs/protocol.md section 9's bot, its folder declared: 2 games, no verdict" \
+        python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if len(g)==2 and not any(x.get("verdicts") for x in g) else 1)' "$L/m9/games.jsonl"
+else
+    echo "skip docs/protocol.md section 9 (no protoc or no /usr/bin/python3)"
+fi
+# docs/sdk-js.md: a bot kept anywhere writes require('okbot')
+if command -v node >/dev/null && [ -d "$BUILD/sdk/js/node_modules" ]; then
+    mkdir -p "$L/jsbot"
+    printf "const okbot = require('okbot');\nokbot.run(() => 0, { name: 'js-any', version: '1' });\n" \
+        >"$L/jsbot/bot.js"
+    (cd "$L" && "$ARENA" match --players 2 --games 2 --bot "node jsbot/bot.js" --bot @random \
+        --out mjs >/dev/null 2>&1)
+    check "docs/sdk-js.md: require('okbot') from a bot outside the checkout: 2 games, no verdict" \
+        python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if len(g)==2 and not any(x.get("verdicts") for x in g) else 1)' "$L/mjs/games.jsonl"
+else
+    echo "skip docs/sdk-js.md's require('okbot') (no node or no node_modules)"
+fi
+
 # ---- 8. as nobody: rootless ----------------------------------------------------------------
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     NB=(setpriv --reuid=65534 --regid=65534 --clear-groups)
