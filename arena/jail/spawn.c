@@ -328,9 +328,15 @@ static int holds_home(const char *canon)
 {
     if (strcmp(canon, "/") == 0)
         return 1;
-    const char *homes[2] = {getenv("HOME"), NULL};
-    struct passwd *pw = getpwuid(geteuid());
-    homes[1] = pw ? pw->pw_dir : NULL;
+    /* the password database is read once per process (30 us or more a lookup) */
+    static char pw_home[PATH_MAX];
+    static int pw_read;
+    if (!pw_read) {
+        struct passwd *pw = getpwuid(geteuid());
+        snprintf(pw_home, sizeof pw_home, "%s", pw && pw->pw_dir ? pw->pw_dir : "");
+        pw_read = 1;
+    }
+    const char *homes[2] = {getenv("HOME"), pw_home};
     for (int i = 0; i < 2; i++) {
         char c[PATH_MAX];
         if (!homes[i] || homes[i][0] != '/' || strcmp(homes[i], "/") == 0)

@@ -47,8 +47,9 @@ typedef struct ar_entrant {
 } ar_entrant;
 
 /* A path no bot may see (besides the output folder and the other entrants' files, which a
- * match hides by itself): the tournament file, or a tournament's entrants that do not play in
- * this match. owner: the entrant whose file it is (its own bot sees it), NULL: nobody's. */
+ * match hides by itself): the tournament file, or the files of a tournament's entrants (its
+ * up-front check, ar_match_view with every entrant). owner: the entrant whose file it is (its
+ * own bot sees it), NULL: nobody's. */
 typedef struct ar_hidden {
     const char *path;
     const char *what; /* for messages: "the tournament file" */
