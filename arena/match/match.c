@@ -309,6 +309,21 @@ static int in_list(char *const *l, const char *s)
     return 0;
 }
 
+/* Two NULL-terminated lists that grow together. */
+typedef struct hidelist {
+    char **path, **what;
+    int n;
+} hidelist;
+
+static void hide_push(hidelist *l, const char *path, const char *what)
+{
+    l->path = ar_xrealloc(l->path, (size_t)(l->n + 2) * sizeof *l->path);
+    l->what = ar_xrealloc(l->what, (size_t)(l->n + 2) * sizeof *l->what);
+    l->path[l->n] = ar_xstrdup(path);
+    l->what[l->n++] = ar_xstrdup(what);
+    l->path[l->n] = l->what[l->n] = NULL;
+}
+
 static ar_jail_view view_of(const ar_match_config *cfg, const ar_entrant *e, char *prog, size_t cap)
 {
     ar_jail_view v = {.path = jail_program(e, prog, cap),
@@ -339,43 +354,28 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     char prog[PATH_MAX];
     ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
     char **mine = ar_match_own(cfg, bot);
-    /* what must stay hidden, and what each is (for the message) */
-    int n = 0, room = cfg->nhide + 2;
-    char **hide = ar_xcalloc((size_t)room + 1, sizeof *hide);
-    char **what = ar_xcalloc((size_t)room + 1, sizeof *what);
-#define HIDE(p, w)                                                                                 \
-    do {                                                                                           \
-        if (n == room) {                                                                           \
-            room *= 2;                                                                             \
-            hide = ar_xrealloc(hide, (size_t)(room + 1) * sizeof *hide);                           \
-            what = ar_xrealloc(what, (size_t)(room + 1) * sizeof *what);                           \
-        }                                                                                          \
-        hide[n] = ar_xstrdup(p);                                                                   \
-        what[n++] = ar_xstrdup(w);                                                                 \
-        hide[n] = what[n] = NULL;                                                                  \
-    } while (0)
+    /* what must stay hidden (hl.path), and what each is (hl.what, for the message) */
+    hidelist hl = {0};
     if (cfg->out_dir)
-        HIDE(cfg->out_dir, "the output folder (records hold whole deals)");
-    char label[300];
+        hide_push(&hl, cfg->out_dir, "the output folder (records hold whole deals)");
     for (int i = 0; i < cfg->nhide; i++) {
         const ar_hidden *h = &cfg->hide[i];
         if (h->owner && (strcmp(h->owner, e->name) == 0 || in_list(mine, h->path)))
             continue; /* its own, or a file it shares with that entrant (the same script) */
-        snprintf(label, sizeof label, "%s", h->what);
-        HIDE(h->path, label);
+        hide_push(&hl, h->path, h->what);
     }
     for (int j = 0; j < cfg->nbots; j++) {
         const ar_entrant *o = &cfg->bots[j];
         if (j == bot || o->builtin || strcmp(o->name, e->name) == 0)
             continue;
-        char **theirs = ar_match_own(cfg, j);
+        char **theirs = ar_match_own(cfg, j), label[300];
         snprintf(label, sizeof label, "the files of entrant %s", o->name);
         for (int k = 0; theirs[k]; k++)
             if (!in_list(mine, theirs[k]))
-                HIDE(theirs[k], label);
+                hide_push(&hl, theirs[k], label);
         ar_spawn_argv_free(theirs);
     }
-#undef HIDE
+    char **hide = hl.path, **what = hl.what;
     v.hide = hide;
     ar_jail_clash c;
     char **binds = ar_spawn_jail_view(&v, &c);
