@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <event2/event.h>
 
@@ -381,18 +382,23 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     char **binds = ar_spawn_jail_view(&v, &c);
     if (!binds && clash)
         *clash = c;
+    struct stat st;
+    const char *kind =
+        !binds && c.kind == AR_SHOW_OWN && stat(c.shown, &st) == 0 && !S_ISDIR(st.st_mode)
+            ? "declared file"
+            : ar_spawn_show_kind(binds ? 0 : c.kind);
     if (!binds && c.hide >= 0)
         snprintf(msg, cap,
                  "its %s %s would show it %s (%s). Keep each bot's files in a folder of "
                  "its own, apart from the output folder, the .tour file and the other bots, and "
                  "declare only that folder (--files DIR after its --bot; files = DIR in a "
                  ".tour)",
-                 ar_spawn_show_kind(c.kind), c.shown, what[c.hide], hide[c.hide]);
+                 kind, c.shown, what[c.hide], hide[c.hide]);
     else if (!binds)
         snprintf(msg, cap,
                  "its %s %s is / or holds a home folder; declare the bot's own folder "
                  "(bots/NAME/) instead",
-                 ar_spawn_show_kind(c.kind), c.shown);
+                 kind, c.shown);
     ar_spawn_argv_free(hide);
     ar_spawn_argv_free(what);
     ar_spawn_argv_free(mine);
