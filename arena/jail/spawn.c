@@ -481,7 +481,9 @@ char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
         int kind = l.kind[i];
         canonical(l.path.v[i], c, sizeof c);
         int h = -2;
-        if ((kind == AR_SHOW_OWN || kind == AR_SHOW_BIND) && holds_home(c))
+        /* every folder: a declared one, --bind, an SDK folder from OKBOT_*, a runtime's
+         * prefix (/root/bin/python3 would make it /root) */
+        if (kind != AR_SHOW_PROGRAM && kind != AR_SHOW_SCRIPT && holds_home(c))
             h = -1;
         for (int k = 0; k < nhide && h == -2; k++)
             if (path_within(hidden[k], c) || path_within(c, hidden[k]))

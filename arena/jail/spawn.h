@@ -168,8 +168,8 @@ int ar_spawn_prog_status(ar_proc *p, int *status);
  * and the install prefix of a runtime kept outside the system folders (/opt/python for
  * /opt/python/bin/python3); every --bind. A folder named on the command line is never shown.
  * Nothing in `hide` is ever shown: a shown path that holds a hidden one or lies inside one
- * refuses the whole view (a runtime prefix is dropped instead), and so does a declared or
- * --bind folder that is "/" or holds a home folder. The caller knows what the hidden paths are
+ * refuses the whole view (a runtime prefix is dropped instead), and so does a folder that is
+ * "/" or holds a home folder. The caller knows what the hidden paths are
  * (the tournament file, the output folder, the other entrants' files); the jail only compares
  * real paths (symlinks and ".." resolved, a path that does not exist yet by its existing head). */
 enum { AR_SHOW_PROGRAM, AR_SHOW_SCRIPT, AR_SHOW_OWN, AR_SHOW_BIND, AR_SHOW_SDK, AR_SHOW_RUNTIME };

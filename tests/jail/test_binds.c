@@ -248,6 +248,12 @@ static void test_root_and_home_are_never_a_bots_folder(void **state)
         ar_jail_view vb = {.path = argv[0], .argv = argv, .extra = extra};
         assert_null(ar_spawn_jail_view(&vb, &c));
         assert_int_equal(c.kind, AR_SHOW_BIND);
+        /* and as an SDK folder named by the arena's environment */
+        setenv("OKBOT_PROTO", bad[i], 1);
+        ar_jail_view vs = {.path = argv[0], .argv = argv, .runtime = 1};
+        assert_null(ar_spawn_jail_view(&vs, &c));
+        assert_int_equal(c.kind, AR_SHOW_SDK);
+        unsetenv("OKBOT_PROTO");
     }
     if (old)
         setenv("HOME", old, 1);
