@@ -246,7 +246,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_spawn: %s\n", err);
             return 1;
         }
-        char **binds = ar_spawn_jail_binds(subj[s].path, subj[s].argv, NULL, s == 1);
+        ar_jail_view view = {.path = subj[s].path, .argv = subj[s].argv, .runtime = s == 1};
+        char **binds = ar_spawn_jail_view(&view, NULL);
         char **env = ar_spawn_jail_sdk_env();
         ar_jail jail = {.mode = caps.mode,
                         .userns = caps.userns,

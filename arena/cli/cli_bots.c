@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "jail/spawn.h"
@@ -63,6 +64,42 @@ int ar_cli_bots_name(ar_cli_bots *l, const char *name)
     free(l->b[l->n - 1].name);
     l->b[l->n - 1].name = ar_xstrdup(name);
     return 0;
+}
+
+int ar_cli_bots_files(ar_cli_bots *l, const char *path)
+{
+    struct stat st;
+    if (l->n == 0 || l->b[l->n - 1].builtin) {
+        fprintf(stderr, "arena: --files '%s': give it after the --bot program it belongs to\n",
+                path);
+        return -1;
+    }
+    if (!path[0] || stat(path, &st) < 0) {
+        fprintf(stderr, "arena: --files '%s': %s\n", path, path[0] ? strerror(errno) : "empty");
+        return -1;
+    }
+    ar_cli_bot *b = &l->b[l->n - 1];
+    int n = 0;
+    while (b->own && b->own[n])
+        n++;
+    b->own = ar_xrealloc(b->own, (size_t)(n + 2) * sizeof *b->own);
+    b->own[n] = ar_xstrdup(path);
+    b->own[n + 1] = NULL;
+    return 0;
+}
+
+int ar_cli_bots_check_views(const ar_match_config *cfg)
+{
+    for (int i = 0; i < cfg->nbots; i++) {
+        char msg[2 * PATH_MAX + 600];
+        char **v = ar_match_view(cfg, i, msg, sizeof msg, NULL);
+        if (!v) {
+            fprintf(stderr, "arena: bot %s: %s\n", cfg->bots[i].name, msg);
+            return AR_EXIT_USAGE;
+        }
+        ar_spawn_argv_free(v);
+    }
+    return AR_EXIT_OK;
 }
 
 static const char *base_name(const char *p)
@@ -141,6 +178,7 @@ int ar_cli_bots_finish(ar_cli_bots *l)
         l->e[i].path = l->b[i].path;
         l->e[i].builtin = l->b[i].builtin;
         l->e[i].policy = l->b[i].policy;
+        l->e[i].own = l->b[i].own;
     }
     return AR_EXIT_OK;
 }
@@ -152,6 +190,7 @@ void ar_cli_bots_free(ar_cli_bots *l)
         free(l->b[i].command);
         ar_spawn_argv_free(l->b[i].argv);
         free(l->b[i].path);
+        ar_spawn_argv_free(l->b[i].own);
     }
     free(l->b);
     free(l->e);

@@ -13,6 +13,7 @@ typedef struct ar_cli_bot {
     char *path;    /* resolved program; NULL for a built-in */
     int builtin;
     ar_policy policy;
+    char **own; /* --files PATH after its --bot: declared folders and files; NULL: none */
 } ar_cli_bot;
 
 typedef struct ar_cli_bots {
@@ -27,6 +28,13 @@ typedef struct ar_cli_bots {
 int ar_cli_bots_add(ar_cli_bots *l, const char *flag, const char *cmd);
 /* Name the last entrant added. -1 (printed) if there is none or the name is empty. */
 int ar_cli_bots_name(ar_cli_bots *l, const char *name);
+/* Declare a folder or file as the last entrant's own (--files PATH): the jail shows it to that
+ * bot (docs/sandbox.md). -1 (printed) if there is no entrant, it is a built-in, or PATH does
+ * not exist. */
+int ar_cli_bots_files(ar_cli_bots *l, const char *path);
+/* Refuse (AR_EXIT_USAGE, message printed) a match whose bots would see what they may not:
+ * ar_match_view of each bot. AR_EXIT_OK otherwise. */
+int ar_cli_bots_check_views(const ar_match_config *cfg);
 /* Default names (program or script file name without extension; "@random"), "#2", "#3"...
  * for repeats, then fill l->e. Returns AR_EXIT_OK or AR_EXIT_USAGE (two equal --name). */
 int ar_cli_bots_finish(ar_cli_bots *l);

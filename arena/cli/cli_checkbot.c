@@ -17,7 +17,7 @@ void ar_checkbot_usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: arena check-bot --bot CMD [--rules R] [--rule OPTION=VALUE]...\n"
+        "usage: arena check-bot --bot CMD [--files PATH]... [--rules R] [--rule OPT=VALUE]...\n"
         "                       [--players N] [--decisions K] [--seed S]\n"
         "                       [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
         "                       [--sandbox MIN] [--insecure] [--no-sandbox] [--profile 1=P]\n"
@@ -27,6 +27,7 @@ void ar_checkbot_usage(FILE *out)
         "  answered K decisions. Reports the handshake, protocol version, name and\n"
         "  version, every reply's validity, startup time and latency p50/p95/max.\n"
         "  --bot CMD        the program (split on white space, found through PATH)\n"
+        "  --files PATH     a folder or file of the bot's own, shown to it (repeatable)\n"
         "  --rules R        preset (default laws); --players N (default 3; 2 for gin)\n"
         "  --decisions K    decisions to answer (default 20)\n"
         "  --seed S         deal seed (default 1)\n"
@@ -94,6 +95,17 @@ static void print_tail(const ar_bot *b)
         putchar('\n');
 }
 
+/* What the jail showed the bot besides the system folders, one path a line. */
+static void print_view(const ar_bot *b)
+{
+    if (!b || b->jail.mode < AR_SB_ROOTLESS)
+        return;
+    const char *head = "  jail shows   ";
+    for (int i = 0; b->jail.binds && b->jail.binds[i]; i++, head = "               ")
+        printf("%s%s\n", head, b->jail.binds[i]);
+    printf("%sthe system folders (/usr, /lib, /bin...), nothing else; more: --files DIR\n", head);
+}
+
 int ar_checkbot_main(int argc, char **argv)
 {
     ar_rules_args ra;
@@ -113,6 +125,9 @@ int ar_checkbot_main(int argc, char **argv)
         int r;
         if ((r = ar_flag(argc, argv, &i, "--bot", &v)) != 0) {
             if (r < 0 || ar_cli_bots_add(&bots, "--bot", v) < 0)
+                rc = AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--files", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_files(&bots, v) < 0)
                 rc = AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--rules", &v)) != 0) {
             if (r < 0)
@@ -197,6 +212,8 @@ int ar_checkbot_main(int argc, char **argv)
         .stdout_cap = (uint64_t)sb.stdout_cap,
         .sandbox = sandbox,
     };
+    if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
+        goto out;
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
     const ar_bot *b = ar_match_bot(m, 0);
@@ -211,6 +228,7 @@ int ar_checkbot_main(int argc, char **argv)
     printf("  sandbox      %s%s%s\n", ar_sb_mode_name(sandbox.mode),
            sandbox.mode != 0 ? ", profile " : "",
            sandbox.mode != 0 ? ar_match_profile(&bots.e[0]) : "");
+    print_view(b);
     printf("  rules        %s, %d players (seat rotating, other seats @random), seed %llu\n",
            rules.preset, players, (unsigned long long)seed);
     int identified = b && (b->major || b->bot_name[0] || b->bot_version[0]);
@@ -266,6 +284,12 @@ int ar_checkbot_main(int argc, char **argv)
     }
     if (b)
         printf("  stderr       %llu bytes\n", (unsigned long long)b->log_total);
+    char missing[80];
+    if (!ok && b && b->jail.mode >= AR_SB_ROOTLESS &&
+        ar_bot_missing_file(b, missing, sizeof missing))
+        printf("  hint         \"%s\": the jail shows the bot only the paths above;\n"
+               "               declare the folder it needs with --files DIR\n",
+               missing);
     if (!ok)
         print_tail(b);
     if (mrc < 0 && mrc != -EINTR) {

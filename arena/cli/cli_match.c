@@ -17,7 +17,8 @@
 void ar_match_usage(FILE *out)
 {
     fprintf(out,
-            "usage: arena match --bot CMD [--name NAME] --bot CMD ... [--rules R]\n"
+            "usage: arena match --bot CMD [--name NAME] [--files PATH]... --bot CMD ...\n"
+            "                   [--rules R]\n"
             "                   [--rule OPTION=VALUE]... [--players N] [--games G] [--seed S]\n"
             "                   [--first-deal D] [--out DIR] [--on-error forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
@@ -33,6 +34,10 @@ void ar_match_usage(FILE *out)
             "  --bot CMD        a program and its arguments, split on white space (\"...\" keeps\n"
             "                   spaces), found through PATH; @random or @greedy for a built-in\n"
             "  --name NAME      name of the --bot before it (default: from the command)\n"
+            "  --files PATH     a folder (or file) of the --bot before it, shown to that bot\n"
+            "                   alone (repeatable): its modules, data, a multi-file bot. A bot\n"
+            "                   sees only its program, its scripts, these and the SDK\n"
+            "                   (docs/sandbox.md)\n"
             "  --rules R        preset: laws parlett arlington german gin (default laws)\n"
             "  --rule OPT=VAL   override one rule option (repeatable)\n"
             "  --players N      seats (default 3; 2 for gin)\n"
@@ -113,6 +118,9 @@ static int parse_args(int argc, char **argv, match_opts *o)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--name", &v)) != 0) {
             if (r < 0 || ar_cli_bots_name(&o->bots, v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--files", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_files(&o->bots, v) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--out", &v)) != 0) {
             if (r < 0)
@@ -262,6 +270,8 @@ int ar_match_main(int argc, char **argv)
         .stdout_cap = (uint64_t)o.sb.stdout_cap,
         .sandbox = sandbox,
     };
+    if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
+        goto out;
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
     if (ar_match_results(m))

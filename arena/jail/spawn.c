@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -275,47 +276,116 @@ static void normalise(char *p)
     strcpy(p, out);
 }
 
-/* May the jail show folder `dir` automatically? Never "/" and never the arena's working
- * folder or a folder above it: that is where the match's output (records holding whole
- * deals), other bots and the arena itself usually live. `cwd` "" (unknown): only "/" is out. */
-static int showable(const char *dir, const char *cwd)
+/* path (relative to `base`, or to the current folder when base is NULL) made absolute with a
+ * canonical folder part (make_absolute), lexically normalised; trailing '/' ignored. */
+static int abs_in(const char *path, const char *base, char *out, size_t cap)
 {
-    if (strcmp(dir, "/") == 0)
-        return 0;
-    return !cwd[0] || !path_within(cwd, dir);
+    char buf[PATH_MAX];
+    int n = path[0] == '/' || !base ? snprintf(buf, sizeof buf, "%s", path)
+                                    : snprintf(buf, sizeof buf, "%s/%s", base, path);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return -ENAMETOOLONG;
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    int rc = make_absolute(buf, out, cap);
+    if (rc == 0)
+        normalise(out);
+    return rc;
 }
 
-/* Add what the jail shows for `path`, if it exists. BIND_AUTO (the program, its install
- * prefix, the SDKs): a folder, or the folder of a regular file, if showable, else a regular
- * file alone (a bot kept in the arena's working folder sees its own file only). BIND_ARG (a
- * word of the command line): only for a regular file (a script), as BIND_AUTO; a folder named
- * there is never shown: entrants choose their command lines, and "." or "/work" there would
- * show the arena's output and the other bots (--bind is for data folders). BIND_USER
- * (--bind): as given, but never "/". */
-enum { BIND_AUTO, BIND_ARG, BIND_USER };
-static void add_bind(strlist *l, const char *path, int how, const char *cwd)
+/* The real path of an absolute path, also for one that does not exist yet (an output folder
+ * made later): the real path of its longest existing head, then the rest as written. */
+static void canonical(const char *abs, char *out, size_t cap)
+{
+    char head[PATH_MAX], real[PATH_MAX];
+    snprintf(head, sizeof head, "%s", abs);
+    size_t cut = strlen(head);
+    while (!realpath(head, real)) {
+        char *s = strrchr(head, '/');
+        if (!s) {
+            snprintf(out, cap, "%s", abs);
+            return;
+        }
+        cut = (size_t)(s - head);
+        s[s == head ? 1 : 0] = '\0';
+    }
+    snprintf(out, cap, "%s%s", strcmp(real, "/") == 0 ? "" : real, abs + cut);
+    if (!out[0])
+        snprintf(out, cap, "/");
+    normalise(out); /* ".." in the part that does not exist */
+}
+
+static int in_system(const char *abs)
+{
+    for (int j = 0; system_paths[j]; j++)
+        if (path_within(abs, system_paths[j]))
+            return 1;
+    return 0;
+}
+
+/* A folder that holds a home folder (the user's, $HOME) or is "/": never a bot's. */
+static int holds_home(const char *canon)
+{
+    if (strcmp(canon, "/") == 0)
+        return 1;
+    /* the password database is read once per process (30 us or more a lookup) */
+    static char pw_home[PATH_MAX];
+    static int pw_read;
+    if (!pw_read) {
+        struct passwd *pw = getpwuid(geteuid());
+        snprintf(pw_home, sizeof pw_home, "%s", pw && pw->pw_dir ? pw->pw_dir : "");
+        pw_read = 1;
+    }
+    const char *homes[2] = {getenv("HOME"), pw_home};
+    for (int i = 0; i < 2; i++) {
+        char c[PATH_MAX];
+        if (!homes[i] || homes[i][0] != '/' || strcmp(homes[i], "/") == 0)
+            continue;
+        canonical(homes[i], c, sizeof c);
+        if (strcmp(c, "/") != 0 && path_within(c, canon))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *const kind_names[] = {
+    [AR_SHOW_PROGRAM] = "program",     [AR_SHOW_SCRIPT] = "script",
+    [AR_SHOW_OWN] = "declared folder", [AR_SHOW_BIND] = "--bind folder",
+    [AR_SHOW_SDK] = "SDK folder",      [AR_SHOW_RUNTIME] = "runtime folder"};
+
+const char *ar_spawn_show_kind(int kind)
+{
+    return kind >= 0 && kind <= AR_SHOW_RUNTIME ? kind_names[kind] : "?";
+}
+
+/* What the view shows, before the checks: paths (where they are mounted) and their kinds. */
+typedef struct view_list {
+    strlist path;
+    int *kind;
+    int kcap;
+} view_list;
+
+static void vl_push(view_list *l, const char *abs, int kind)
+{
+    sl_push(&l->path, abs);
+    if (l->path.n > l->kcap) {
+        l->kcap = l->path.cap;
+        l->kind = ar_xrealloc(l->kind, (size_t)l->kcap * sizeof *l->kind);
+    }
+    l->kind[l->path.n - 1] = kind;
+}
+
+/* Add `word` (taken against base) if it exists: a regular file always; a folder only for the
+ * kinds that may show folders (a folder named on the command line never is). */
+static void vl_add(view_list *l, const char *word, const char *base, int kind)
 {
     char abs[PATH_MAX];
     struct stat st;
-    if (!path || !*path || stat(path, &st) < 0)
+    if (!word || !*word || abs_in(word, base, abs, sizeof abs) < 0 || stat(abs, &st) < 0)
         return;
-    if (make_absolute(path, abs, sizeof abs) < 0)
-        return;
-    normalise(abs);
-    if (how == BIND_USER) {
-        if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && strcmp(abs, "/") != 0)
-            sl_push(l, abs);
-        return;
-    }
-    if (S_ISREG(st.st_mode)) {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", abs);
-        char *slash = strrchr(dir, '/');
-        slash[slash == dir ? 1 : 0] = '\0';
-        sl_push(l, showable(dir, cwd) ? dir : abs);
-    } else if (S_ISDIR(st.st_mode) && how == BIND_AUTO && showable(abs, cwd)) {
-        sl_push(l, abs);
-    }
+    if (S_ISREG(st.st_mode) ||
+        (S_ISDIR(st.st_mode) && kind != AR_SHOW_PROGRAM && kind != AR_SHOW_SCRIPT))
+        vl_push(l, abs, kind);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -330,69 +400,141 @@ static int cmp_str(const void *a, const void *b)
 #define AR_BINARY_DIR ""
 #endif
 
-char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra, int sdks)
+/* The SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code, the
+ * folder NODE_PATH names) and the folders the OKBOT_* variables name. */
+static const char *const sdk_src_rel[] = {"sdk/python", "sdk/js", "proto", NULL};
+static const char *const sdk_bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules",
+                                          "sdk/js/node_path", NULL};
+
+static void view_collect(const ar_jail_view *v, view_list *l)
 {
-    strlist l = {0};
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        cwd[0] = '\0';
-    if (path) {
-        add_bind(&l, path, BIND_AUTO, cwd);
+    if (v->path) {
         /* a runtime installed outside the system folders (/opt/python/bin/python3): its
-         * prefix holds lib/ and share/ */
+         * prefix holds lib/ and share/; the program is then the runtime's, not the bot's */
         char real[PATH_MAX];
-        if (realpath(path, real)) {
+        int prefix = 0;
+        if (v->runtime && realpath(v->path, real)) {
             char *slash = strrchr(real, '/');
-            if (slash && slash != real) {
-                *slash = '\0';
-                size_t n = strlen(real);
-                if (n > 4 && strcmp(real + n - 4, "/bin") == 0) {
-                    real[n - 4] = '\0';
-                    if (real[0])
-                        add_bind(&l, real, BIND_AUTO, cwd);
-                } else {
-                    add_bind(&l, real, BIND_AUTO, cwd);
-                }
+            size_t n = slash ? (size_t)(slash - real) : 0;
+            if (n > 4 && strncmp(real + n - 4, "/bin", 4) == 0) {
+                real[n - 4] = '\0';
+                prefix = 1;
+            }
+        }
+        vl_add(l, v->path, v->cwd, prefix ? AR_SHOW_RUNTIME : AR_SHOW_PROGRAM);
+        if (prefix)
+            vl_add(l, real, NULL, AR_SHOW_RUNTIME);
+    }
+    for (int i = 1; v->argv && v->argv[i]; i++)
+        if (v->argv[i][0] != '-')
+            vl_add(l, v->argv[i], v->cwd, AR_SHOW_SCRIPT);
+    for (int i = 0; v->own && v->own[i]; i++)
+        vl_add(l, v->own[i], v->cwd, AR_SHOW_OWN);
+    char buf[PATH_MAX];
+    for (int i = 0; v->runtime && AR_SOURCE_DIR[0] && sdk_src_rel[i]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, sdk_src_rel[i]);
+        vl_add(l, buf, NULL, AR_SHOW_SDK);
+    }
+    for (int i = 0; v->runtime && AR_BINARY_DIR[0] && sdk_bin_rel[i]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, sdk_bin_rel[i]);
+        vl_add(l, buf, NULL, AR_SHOW_SDK);
+    }
+    for (int i = 0; v->runtime && sdk_vars[i]; i++)
+        vl_add(l, getenv(sdk_vars[i]), NULL, AR_SHOW_SDK);
+    for (int i = 0; v->extra && v->extra[i]; i++)
+        vl_add(l, v->extra[i], NULL, AR_SHOW_BIND);
+}
+
+static void vl_free(view_list *l)
+{
+    ar_spawn_argv_free(l->path.v);
+    free(l->kind);
+}
+
+char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
+{
+    view_list l = {0};
+    view_collect(v, &l);
+    int nhide = 0;
+    while (v->hide && v->hide[nhide])
+        nhide++;
+    char(*hidden)[PATH_MAX] = ar_xcalloc((size_t)nhide + 1, sizeof *hidden);
+    char here[PATH_MAX];
+    if (!getcwd(here, sizeof here))
+        snprintf(here, sizeof here, "/");
+    for (int h = 0; h < nhide; h++) {
+        /* not abs_in: a hidden path may not exist yet, not even its folder (--out a/b/c) */
+        char abs[PATH_MAX];
+        int k = v->hide[h][0] == '/' ? snprintf(abs, sizeof abs, "%s", v->hide[h])
+                                     : snprintf(abs, sizeof abs, "%s/%s", here, v->hide[h]);
+        if (k < 0 || (size_t)k >= sizeof abs)
+            snprintf(abs, sizeof abs, "/"); /* too long to place: hide everything */
+        canonical(abs, hidden[h], sizeof hidden[h]);
+    }
+    /* every path shown, as the kernel will resolve it, against every path hidden: neither may
+     * hold the other. A runtime's prefix that would is left out instead (the runtime then
+     * runs from the system folders or fails on its own). */
+    strlist keep = {0};
+    int refused = 0;
+    for (int i = 0; i < l.path.n && !refused; i++) {
+        char c[PATH_MAX];
+        int kind = l.kind[i];
+        canonical(l.path.v[i], c, sizeof c);
+        int h = -2;
+        /* every folder: a declared one, --bind, an SDK folder from OKBOT_*, a runtime's
+         * prefix (/root/bin/python3 would make it /root) */
+        if (kind != AR_SHOW_PROGRAM && kind != AR_SHOW_SCRIPT && holds_home(c))
+            h = -1;
+        for (int k = 0; k < nhide && h == -2; k++)
+            if (path_within(hidden[k], c) || path_within(c, hidden[k]))
+                h = k;
+        if (h == -2) {
+            sl_push(&keep, l.path.v[i]);
+        } else if (kind != AR_SHOW_RUNTIME) {
+            refused = 1;
+            if (clash) {
+                clash->hide = h;
+                clash->kind = kind;
+                snprintf(clash->shown, sizeof clash->shown, "%s", l.path.v[i]);
             }
         }
     }
-    for (int i = 1; argv && argv[i]; i++)
-        if (argv[i][0] != '-')
-            add_bind(&l, argv[i], BIND_ARG, cwd);
-    /* the SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code) */
-    static const char *const src_rel[] = {
-        "sdk/python", "sdk/js", "proto", "build/sdk/python/okbot_gen", "build/sdk/js/node_modules",
-        NULL};
-    static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
-    char buf[PATH_MAX];
-    for (int i = 0; sdks && AR_SOURCE_DIR[0] && src_rel[i]; i++) {
-        snprintf(buf, sizeof buf, "%s/%s", AR_SOURCE_DIR, src_rel[i]);
-        add_bind(&l, buf, BIND_AUTO, cwd);
+    free(hidden);
+    vl_free(&l);
+    if (refused) {
+        ar_spawn_argv_free(keep.v);
+        return NULL;
     }
-    for (int i = 0; sdks && AR_BINARY_DIR[0] && bin_rel[i]; i++) {
-        snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
-        add_bind(&l, buf, BIND_AUTO, cwd);
-    }
-    for (int i = 0; sdks && sdk_vars[i]; i++)
-        add_bind(&l, getenv(sdk_vars[i]), BIND_AUTO, cwd);
-    for (int i = 0; extra && extra[i]; i++)
-        add_bind(&l, extra[i], BIND_USER, cwd);
-
     /* sorted, a folder before what is inside it: drop duplicates, nested folders, and what
      * the system folders already show */
-    if (l.n)
-        qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_str);
+    if (keep.n)
+        qsort(keep.v, (size_t)keep.n, sizeof *keep.v, cmp_str);
     strlist out = {0};
-    for (int i = 0; i < l.n; i++) {
-        int covered = 0;
+    for (int i = 0; i < keep.n; i++) {
+        int covered = in_system(keep.v[i]);
         for (int j = 0; j < out.n && !covered; j++)
-            covered = path_within(l.v[i], out.v[j]);
-        for (int j = 0; system_paths[j] && !covered; j++)
-            covered = path_within(l.v[i], system_paths[j]);
+            covered = path_within(keep.v[i], out.v[j]);
         if (!covered)
-            sl_push(&out, l.v[i]);
+            sl_push(&out, keep.v[i]);
     }
-    ar_spawn_argv_free(l.v);
+    ar_spawn_argv_free(keep.v);
+    if (!out.v)
+        out.v = ar_xcalloc(1, sizeof *out.v);
+    return out.v;
+}
+
+char **ar_spawn_jail_own(const ar_jail_view *v)
+{
+    view_list l = {0};
+    view_collect(v, &l);
+    strlist out = {0};
+    for (int i = 0; i < l.path.n; i++) {
+        int k = l.kind[i];
+        if ((k == AR_SHOW_PROGRAM || k == AR_SHOW_SCRIPT || k == AR_SHOW_OWN) &&
+            !in_system(l.path.v[i]))
+            sl_push(&out, l.path.v[i]);
+    }
+    vl_free(&l);
     if (!out.v)
         out.v = ar_xcalloc(1, sizeof *out.v);
     return out.v;
@@ -400,24 +542,35 @@ char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *ext
 
 char **ar_spawn_jail_sdk_env(void)
 {
-    /* defaults: the generated code in this checkout's build folder (the SDKs would look for
-     * it in <repo>/build only) */
-    static const char *const bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules", NULL};
     strlist l = {0};
     char buf[PATH_MAX + 64];
+    struct stat st;
+    /* defaults: the generated code in this checkout's build folder (the SDKs would look for
+     * it in <repo>/build only) */
     for (int i = 0; sdk_vars[i]; i++) {
         const char *v = getenv(sdk_vars[i]);
         if (v && *v && strlen(v) < PATH_MAX) {
             snprintf(buf, sizeof buf, "%s=%s", sdk_vars[i], v);
             sl_push(&l, buf);
         } else if (i < 2 && AR_BINARY_DIR[0]) {
-            struct stat st;
-            snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, bin_rel[i]);
+            snprintf(buf, sizeof buf, "%s/%s", AR_BINARY_DIR, sdk_bin_rel[i]);
             if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-                snprintf(buf, sizeof buf, "%s=%s/%s", sdk_vars[i], AR_BINARY_DIR, bin_rel[i]);
+                snprintf(buf, sizeof buf, "%s=%s/%s", sdk_vars[i], AR_BINARY_DIR, sdk_bin_rel[i]);
                 sl_push(&l, buf);
             }
         }
+    }
+    /* `import okbot` and `require('okbot')` work as they are, wherever the bot lives: the jail
+     * shows these folders to interpreted bots (docs/sandbox.md, "What a bot sees") */
+    snprintf(buf, sizeof buf, "%s/sdk/python/okbot", AR_SOURCE_DIR);
+    if (AR_SOURCE_DIR[0] && stat(buf, &st) == 0) {
+        snprintf(buf, sizeof buf, "PYTHONPATH=%s/sdk/python", AR_SOURCE_DIR);
+        sl_push(&l, buf);
+    }
+    snprintf(buf, sizeof buf, "%s/sdk/js/node_path/okbot", AR_BINARY_DIR);
+    if (AR_BINARY_DIR[0] && stat(buf, &st) == 0) {
+        snprintf(buf, sizeof buf, "NODE_PATH=%s/sdk/js/node_path", AR_BINARY_DIR);
+        sl_push(&l, buf);
     }
     if (!l.v)
         l.v = ar_xcalloc(1, sizeof *l.v);

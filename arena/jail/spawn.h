@@ -160,20 +160,49 @@ int ar_spawn_prog_status(ar_proc *p, int *status);
 /* The host uid and gid of a jailed program when the arena runs as root (nobody). */
 #define AR_JAIL_NOBODY 65534
 
-/* The folders a bot needs besides the system's (docs/sandbox.md): the program's folder (and
- * the install prefix above a .../bin folder outside /usr), the folder of every argument that
- * names an existing regular file (a script), with `sdks` the SDK folders of this checkout and
- * the ones OKBOT_PB2_DIR, OKBOT_NODE_MODULES and OKBOT_PROTO name (interpreted bots read their
- * SDK at run time; a compiled bot has it linked in, and each folder shown is a mount more at
- * every start), and `extra` (--bind, as given). A
- * folder named by an argument is never shown, nor (but by --bind) "/" or a folder that holds
- * the arena's working directory: for a program or script in such a folder only the file
- * itself is shown. Absolute, without duplicates or entries inside another one of the list.
- * Returns a NULL-terminated malloc'ed array (free with ar_spawn_argv_free). Parent only. */
-char **ar_spawn_jail_binds(const char *path, char *const *argv, char *const *extra, int sdks);
+/* What the jail shows one bot besides the system's folders (docs/sandbox.md, "What a bot
+ * sees"). The rule does not depend on the arena's current folder: the program file and every
+ * argument that names an existing regular file (its scripts, its jar) as files alone, never
+ * their folders; the folders and files the entrant declares as its own (`files =`, --files);
+ * for interpreted bots (`runtime`) the SDK folders of this checkout and of the OKBOT_* variables,
+ * and the install prefix of a runtime kept outside the system folders (/opt/python for
+ * /opt/python/bin/python3); every --bind. A folder named on the command line is never shown.
+ * Nothing in `hide` is ever shown: a shown path that holds a hidden one or lies inside one
+ * refuses the whole view (a runtime prefix is dropped instead), and so does a folder that is
+ * "/" or holds a home folder. The caller knows what the hidden paths are
+ * (the tournament file, the output folder, the other entrants' files); the jail only compares
+ * real paths (symlinks and ".." resolved, a path that does not exist yet by its existing head). */
+enum { AR_SHOW_PROGRAM, AR_SHOW_SCRIPT, AR_SHOW_OWN, AR_SHOW_BIND, AR_SHOW_SDK, AR_SHOW_RUNTIME };
+typedef struct ar_jail_view {
+    const char *path;   /* the program, absolute */
+    char *const *argv;  /* its command line */
+    const char *cwd;    /* the bot's working folder, for relative words; NULL: the arena's */
+    char *const *own;   /* declared folders and files (relative ones against cwd) */
+    char *const *extra; /* --bind, shown to every bot */
+    int runtime;        /* an interpreted bot: the SDKs and a runtime's prefix */
+    char *const *hide;  /* never shown (absolute or against the arena's folder) */
+} ar_jail_view;
+/* Why a view was refused: hide[hide] (-1: the folder is "/" or holds a home) would be shown
+ * through `shown`, the bot's AR_SHOW_* `kind`. */
+typedef struct ar_jail_clash {
+    int hide;
+    int kind;
+    char shown[4096];
+} ar_jail_clash;
+/* The binds: absolute, sorted, without duplicates or entries inside another one or inside the
+ * system folders; a NULL-terminated malloc'ed array (ar_spawn_argv_free). NULL when refused
+ * (*clash says why, if not NULL). Parent only. */
+char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash);
+/* The paths an entrant owns (program outside the system folders, scripts, declared ones), for
+ * the other entrants' hide lists. Never NULL. */
+char **ar_spawn_jail_own(const ar_jail_view *v);
+/* "program" "script" "declared folder" "--bind folder" "SDK folder" "runtime folder" */
+const char *ar_spawn_show_kind(int kind);
 
-/* "NAME=value" strings of the SDK variables (OKBOT_PB2_DIR, OKBOT_NODE_MODULES, OKBOT_PROTO)
- * set in the arena's environment: passed to jailed bots (free with ar_spawn_argv_free). */
+/* "NAME=value" strings for jailed bots (free with ar_spawn_argv_free): the SDK variables
+ * (OKBOT_PB2_DIR, OKBOT_NODE_MODULES, OKBOT_PROTO) as set in the arena's environment or found
+ * in this build, and PYTHONPATH and NODE_PATH naming this checkout's SDKs, so that `import
+ * okbot` and `require('okbot')` work without a path of the bot's own. */
 char **ar_spawn_jail_sdk_env(void);
 
 /* Is path a Go program (its build id note in the first 64 KiB)? Go reserves far more address

@@ -65,6 +65,8 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->loop = loop;
     b->name = ar_xstrdup(cfg->name ? cfg->name : "bot");
     b->path = ar_xstrdup(cfg->path ? cfg->path : "");
+    b->cwd = cfg->cwd ? ar_xstrdup(cfg->cwd) : NULL;
+    b->own = cfg->own ? copy_strv(cfg->own) : NULL;
     int n = 0;
     while (cfg->argv && cfg->argv[n])
         n++;
@@ -157,6 +159,8 @@ void ar_bot_free(ar_bot *b)
     free(b->argv);
     free(b->name);
     free(b->path);
+    free(b->cwd);
+    ar_spawn_argv_free(b->own);
     free((char *)b->jail.profile);
     ar_spawn_argv_free((char **)b->jail.binds);
     ar_spawn_argv_free((char **)b->jail.env_extra);
@@ -491,6 +495,54 @@ static int tail_says_oom(const ar_bot *b, char *out, size_t cap)
     return find_oom(b->tail, b->tail_len, out, cap);
 }
 
+int ar_bot_missing_file(const ar_bot *b, char *line, size_t cap)
+{
+    static const char *const marks[] = {"No module named",
+                                        "Cannot find module",
+                                        "can't open file",
+                                        "No such file",
+                                        "cannot open shared object",
+                                        "Could not find or load main class",
+                                        "FileNotFoundError",
+                                        "ENOENT",
+                                        NULL};
+    const char *t = b->tail, *end = b->tail + b->tail_len, *hit = NULL, *hit_end = NULL;
+    while (t < end) {
+        const char *nl = memchr(t, '\n', (size_t)(end - t));
+        const char *e = nl ? nl : end;
+        for (int m = 0; marks[m]; m++)
+            if (memmem(t, (size_t)(e - t), marks[m], strlen(marks[m]))) {
+                hit = t;
+                hit_end = e;
+                break;
+            }
+        t = e + 1;
+    }
+    if (!hit)
+        return 0;
+    char raw[AR_BOT_TAIL + 1];
+    memcpy(raw, hit, (size_t)(hit_end - hit));
+    raw[hit_end - hit] = '\0';
+    ar_sanitize(raw, 64, line, cap);
+    return 1;
+}
+
+/* "bot.py, helper.py" (the file names of what the jail shows as the bot's own), at most cap. */
+static void own_names(const ar_bot *b, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; b->own && b->own[i] && k + 1 < cap; i++) {
+        const char *s = strrchr(b->own[i], '/');
+        int n = snprintf(out + k, cap - k, "%s%s", i ? ", " : "", s && s[1] ? s + 1 : b->own[i]);
+        if (n < 0 || (size_t)n >= cap - k) {
+            snprintf(out + (cap > 4 ? cap - 4 : 0), cap > 4 ? 4 : cap, "...");
+            return;
+        }
+        k += (size_t)n;
+    }
+}
+
 /* The program has ended (b->exit_status is its own status, never the init's): the verdict
  * with its evidence. */
 static void judge_exit(ar_bot *b)
@@ -530,6 +582,17 @@ static void judge_exit(ar_bot *b)
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU && b->jail.cpu_s) {
         ar_bot_fail(b, AR_V_TLE, "cpu", "", "used its CPU time limit of %u s: %s%s", b->jail.cpu_s,
                     what, when);
+        return;
+    }
+    if (abnormal && b->jail.mode >= AR_SB_ROOTLESS && ar_bot_missing_file(b, line, sizeof line)) {
+        /* most often a file the jail does not show it: say what it sees, how to show more */
+        char names[64];
+        own_names(b, names, sizeof names);
+        ar_bot_fail(b, AR_V_RE, "", "",
+                    "%s%s: \"%s\"; the jail shows it only %s%s; declare more: --files DIR "
+                    "(.tour: files = DIR)",
+                    what, when, line, names[0] ? names : "the runtime",
+                    strcmp(b->jail.profile, "interpreted") == 0 ? " and the SDK" : "");
         return;
     }
     ar_bot_fail(b, AR_V_RE, "", "", "%s%s", what, when);
@@ -838,7 +901,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
     ar_spawn_opts o = {.path = b->path,
                        .argv = b->argv,
                        .envp = NULL,
-                       .cwd = NULL,
+                       .cwd = b->cwd,
                        .jail = b->jail.mode != AR_SB_OFF ? &b->jail : NULL};
     b->starts++;
     b->started_at = ar_now_ms();

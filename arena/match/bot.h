@@ -91,6 +91,9 @@ typedef struct ar_bot_config {
     uint32_t cpu_s;              /* RLIMIT_CPU backstop per process, 0: none */
     char *const *binds;          /* folders shown in the jail (copied) */
     char *const *env_extra;      /* "NAME=value" for the bot's environment (copied) */
+    const char *cwd;             /* its working folder (copied); NULL: the arena's */
+    char *const *own;            /* its own files and folders as the jail shows them (copied),
+                                    named when it dies for want of a file */
 } ar_bot_config;
 
 enum { AR_BOT_TAIL = 2048 };
@@ -100,6 +103,8 @@ typedef struct ar_bot {
     /* configuration */
     char *name, *path;
     char **argv;
+    char *cwd;  /* NULL: the arena's working folder */
+    char **own; /* ar_bot_config.own; NULL: none */
     ar_clocks clocks;
     size_t max_pending;
     uint32_t eof_ms;
@@ -224,6 +229,12 @@ void ar_bot_close(ar_bot *b, const char *reason, uint32_t grace_ms);
 
 /* Is the bot connected and able to take messages (HELLO..CHOSE)? */
 int ar_bot_alive(const ar_bot *b);
+
+/* The last line of the bot's stderr (its last 2 KiB) that says a file or module was not found
+ * ("No module named 'helper'", "Cannot find module", "can't open file", "No such file or
+ * directory", ...), sanitized into line; 0 if there is none. A jailed bot sees only what it
+ * declares (docs/sandbox.md): RE details and check-bot then say how to declare more. */
+int ar_bot_missing_file(const ar_bot *b, char *line, size_t cap);
 
 /* Update b->cpu_ms from /proc (live process). Returns b->cpu_ms. */
 double ar_bot_cpu_sample(ar_bot *b);

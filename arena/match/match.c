@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <event2/event.h>
 
@@ -301,6 +302,109 @@ static const char *jail_program(const ar_entrant *e, char *buf, size_t cap)
     return ar_spawn_resolve_in(e->argv[0], AR_JAIL_PATH, buf, cap) == 0 ? buf : e->path;
 }
 
+static int in_list(char *const *l, const char *s)
+{
+    for (int i = 0; l && l[i]; i++)
+        if (strcmp(l[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* Two NULL-terminated lists that grow together. */
+typedef struct hidelist {
+    char **path, **what;
+    int n;
+} hidelist;
+
+static void hide_push(hidelist *l, const char *path, const char *what)
+{
+    l->path = ar_xrealloc(l->path, (size_t)(l->n + 2) * sizeof *l->path);
+    l->what = ar_xrealloc(l->what, (size_t)(l->n + 2) * sizeof *l->what);
+    l->path[l->n] = ar_xstrdup(path);
+    l->what[l->n++] = ar_xstrdup(what);
+    l->path[l->n] = l->what[l->n] = NULL;
+}
+
+static ar_jail_view view_of(const ar_match_config *cfg, const ar_entrant *e, char *prog, size_t cap)
+{
+    ar_jail_view v = {.path = jail_program(e, prog, cap),
+                      .argv = e->argv,
+                      .cwd = e->cwd,
+                      .own = e->own,
+                      .extra = cfg->sandbox.binds,
+                      .runtime = strcmp(ar_match_profile(e), "interpreted") == 0};
+    return v;
+}
+
+char **ar_match_own(const ar_match_config *cfg, int bot)
+{
+    const ar_entrant *e = &cfg->bots[bot];
+    if (e->builtin)
+        return ar_xcalloc(1, sizeof(char *));
+    char prog[PATH_MAX];
+    ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
+    return ar_spawn_jail_own(&v);
+}
+
+char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                     ar_jail_clash *clash)
+{
+    const ar_entrant *e = &cfg->bots[bot];
+    if (e->builtin || cfg->sandbox.mode < AR_SB_ROOTLESS)
+        return ar_xcalloc(1, sizeof(char *));
+    char prog[PATH_MAX];
+    ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
+    char **mine = ar_match_own(cfg, bot);
+    /* what must stay hidden (hl.path), and what each is (hl.what, for the message) */
+    hidelist hl = {0};
+    if (cfg->out_dir)
+        hide_push(&hl, cfg->out_dir, "the output folder (records hold whole deals)");
+    for (int i = 0; i < cfg->nhide; i++) {
+        const ar_hidden *h = &cfg->hide[i];
+        if (h->owner && (strcmp(h->owner, e->name) == 0 || in_list(mine, h->path)))
+            continue; /* its own, or a file it shares with that entrant (the same script) */
+        hide_push(&hl, h->path, h->what);
+    }
+    for (int j = 0; j < cfg->nbots; j++) {
+        const ar_entrant *o = &cfg->bots[j];
+        if (j == bot || o->builtin || strcmp(o->name, e->name) == 0)
+            continue;
+        char **theirs = ar_match_own(cfg, j), label[300];
+        snprintf(label, sizeof label, "the files of entrant %s", o->name);
+        for (int k = 0; theirs[k]; k++)
+            if (!in_list(mine, theirs[k]))
+                hide_push(&hl, theirs[k], label);
+        ar_spawn_argv_free(theirs);
+    }
+    char **hide = hl.path, **what = hl.what;
+    v.hide = hide;
+    ar_jail_clash c;
+    char **binds = ar_spawn_jail_view(&v, &c);
+    if (!binds && clash)
+        *clash = c;
+    struct stat st;
+    const char *kind =
+        !binds && c.kind == AR_SHOW_OWN && stat(c.shown, &st) == 0 && !S_ISDIR(st.st_mode)
+            ? "declared file"
+            : ar_spawn_show_kind(binds ? 0 : c.kind);
+    if (!binds && c.hide >= 0)
+        snprintf(msg, cap,
+                 "its %s %s would show it %s (%s). Keep each bot's files in a folder of "
+                 "its own, apart from the output folder, the .tour file and the other bots, and "
+                 "declare only that folder (--files DIR after its --bot; files = DIR in a "
+                 ".tour)",
+                 kind, c.shown, what[c.hide], hide[c.hide]);
+    else if (!binds)
+        snprintf(msg, cap,
+                 "its %s %s is / or holds a home folder; declare the bot's own folder "
+                 "(bots/NAME/) instead",
+                 kind, c.shown);
+    ar_spawn_argv_free(hide);
+    ar_spawn_argv_free(what);
+    ar_spawn_argv_free(mine);
+    return binds;
+}
+
 static int make_bots(ar_match *m)
 {
     const ar_sandbox_cfg *sb = &m->cfg.sandbox;
@@ -319,9 +423,14 @@ static int make_bots(ar_match *m)
             break;
         }
         int interpreted = strcmp(profile, "interpreted") == 0;
-        char **binds = sb->mode >= AR_SB_ROOTLESS
-                           ? ar_spawn_jail_binds(path, e->argv, sb->binds, interpreted)
-                           : NULL;
+        char msg[2 * PATH_MAX + 600];
+        char **binds = ar_match_view(&m->cfg, m->slots[k].bot, msg, sizeof msg, NULL);
+        if (!binds) {
+            fprintf(stderr, "arena: bot %s: %s\n", e->name, msg);
+            rc = -EPERM;
+            break;
+        }
+        char **own = ar_match_own(&m->cfg, m->slots[k].bot);
         ar_bot_config bc = {
             .name = e->name,
             .path = path,
@@ -343,11 +452,14 @@ static int make_bots(ar_match *m)
             .cpu_s = sb->cpu_s,
             .binds = binds,
             .env_extra = sdk_env,
+            .cwd = e->cwd,
+            .own = own,
         };
         if (e->startup_ms)
             bc.clocks.startup_ms = e->startup_ms;
         m->slots[k].b = ar_bot_new(m->loop, &bc);
         ar_spawn_argv_free(binds);
+        ar_spawn_argv_free(own);
     }
     ar_spawn_argv_free(sdk_env);
     return rc;

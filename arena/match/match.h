@@ -10,6 +10,7 @@
 
 #include "bot.h"
 #include "jail/sandbox.h"
+#include "jail/spawn.h"
 #include "okr/okr.h"
 #include "policy.h"
 #include "record.h"
@@ -39,7 +40,21 @@ typedef struct ar_entrant {
                             the program (docs/sandbox.md) */
     uint32_t memory_mb;  /* sandbox memory limit; 0: the match's default */
     uint32_t startup_ms; /* start-up clock; 0: the match's clocks.startup_ms */
+    char *const *own;    /* folders and files the entrant declares as its own (--files, a
+                            tour's `files =`), shown to it in the jail; NULL: none */
+    const char *cwd;     /* its working folder, against which relative words of its command
+                            and `own` are taken (a tour file's folder); NULL: the arena's */
 } ar_entrant;
+
+/* A path no bot may see (besides the output folder and the other entrants' files, which a
+ * match hides by itself): the tournament file, or the files of a tournament's entrants (its
+ * up-front check, ar_match_view with every entrant). owner: the entrant whose file it is (its
+ * own bot sees it), NULL: nobody's. */
+typedef struct ar_hidden {
+    const char *path;
+    const char *what; /* for messages: "the tournament file" */
+    const char *owner;
+} ar_hidden;
 
 enum { AR_ON_ERROR_FORFEIT = 0, AR_ON_ERROR_SUBSTITUTE = 1 };
 enum { AR_SUB_FIRST = -1 }; /* substitute the first legal action (else an ar_policy) */
@@ -79,6 +94,8 @@ typedef struct ar_match_config {
     void *ud;               /* for game_id and on_game */
     int no_summary;         /* 1: write records/ and logs/ but no games.jsonl or results.json */
     const char *log_prefix; /* prepended to the DIR/logs file names (NULL: none) */
+    const ar_hidden *hide;  /* [nhide]: more paths no bot may see */
+    int nhide;
 } ar_match_config;
 
 typedef struct ar_match ar_match;
@@ -86,6 +103,19 @@ typedef struct ar_match ar_match;
 /* Copies cfg (not the entrants, which must outlive the match). Never NULL. */
 ar_match *ar_match_new(const ar_match_config *cfg);
 void ar_match_free(ar_match *m); /* accepts NULL; kills what still runs */
+
+/* What the jail shows bot `bot` of cfg (its binds, ar_spawn_jail_view): its program and
+ * scripts, its declared files, the SDKs for an interpreted bot, --bind; never cfg->out_dir,
+ * cfg->hide, or another entrant's program, scripts or declared files (but the ones it shares).
+ * NULL when something it would see must stay hidden, with a message in msg ("its declared
+ * folder /t would show it the tournament file ... (/t/x.tour). Keep ...") and, if clash is not
+ * NULL, why. An empty list for a built-in or without a jail (mode below rootless). Free with
+ * ar_spawn_argv_free. */
+char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                     ar_jail_clash *clash);
+/* The paths bot `bot` owns (ar_spawn_jail_own: program outside the system folders, scripts,
+ * declared files): what the other entrants may not see. Never NULL. */
+char **ar_match_own(const ar_match_config *cfg, int bot);
 
 /* The seccomp profile entrant e runs under: its own, else ar_seccomp_auto of its program. */
 const char *ar_match_profile(const ar_entrant *e);

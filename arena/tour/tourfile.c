@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jail/spawn.h"
@@ -72,7 +73,7 @@ enum {
     NKEYS
 };
 /* Keys of [entrant NAME]. */
-enum { E_COMMAND, E_PROFILE, E_MEMORY_MB, E_STARTUP_MS, NEKEYS };
+enum { E_COMMAND, E_PROFILE, E_MEMORY_MB, E_STARTUP_MS, E_FILES, NEKEYS };
 
 typedef struct keydef {
     int sec;
@@ -111,6 +112,7 @@ static const keydef keys[] = {
     {SEC_ENTRANT, "profile", E_PROFILE},
     {SEC_ENTRANT, "memory_mb", E_MEMORY_MB},
     {SEC_ENTRANT, "startup_ms", E_STARTUP_MS},
+    {SEC_ENTRANT, "files", E_FILES},
 };
 enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -680,6 +682,35 @@ static void resolve_rules(resolver *r, ar_tour *t)
     r->rules_ok = 1;
 }
 
+/* files = PATH...: the entrant's own folders and files, split like a command, relative ones
+ * against the tour file's folder; each must exist now. */
+static void resolve_files(resolver *r, const ar_tour *t, const src_val *v, ar_tour_entrant *e)
+{
+    if (!v->value)
+        return;
+    e->files_line = v->set ? 0 : v->line;
+    e->files_text = ar_xstrdup(v->value);
+    char **w = NULL, err[256];
+    int n;
+    if (ar_spawn_split(v->value, &w, &n, err, sizeof err) < 0) {
+        rerr(r, v, 0, "files: %s", err);
+        return;
+    }
+    e->files = ar_xcalloc((size_t)n + 1, sizeof *e->files);
+    for (int i = 0; i < n; i++) {
+        char p[PATH_MAX];
+        int k = w[i][0] == '/' || !t->dir ? snprintf(p, sizeof p, "%s", w[i])
+                                          : snprintf(p, sizeof p, "%s/%s", t->dir, w[i]);
+        struct stat st;
+        if (k < 0 || (size_t)k >= sizeof p || stat(p, &st) < 0)
+            rerr(r, v, 0, "files: %s: %s (relative paths are taken against %s)", w[i],
+                 k < 0 || (size_t)k >= sizeof p ? strerror(ENAMETOOLONG) : strerror(errno),
+                 t->dir ? t->dir : ".");
+        e->files[i] = ar_xstrdup(p);
+    }
+    ar_spawn_argv_free(w);
+}
+
 static void resolve_entrants(resolver *r, ar_tour *t)
 {
     const struct ar_tour_src *s = r->src;
@@ -710,6 +741,8 @@ static void resolve_entrants(resolver *r, ar_tour *t)
             e->memory_mb = (uint32_t)x;
         if (get_long(r, &se->v[E_STARTUP_MS], "startup_ms", 0, 86400000, &x) > 0)
             e->startup_ms = (uint32_t)x;
+        e->command_line = cv->set ? 0 : cv->line;
+        resolve_files(r, t, &se->v[E_FILES], e);
     }
     /* Commands: the program must exist now, not hours into the tournament. */
     for (int i = 0; i < t->nentrants; i++) {
@@ -1205,6 +1238,8 @@ void ar_tour_free(ar_tour *t)
         free(t->entrant[i].name);
         free(t->entrant[i].command);
         free(t->entrant[i].profile);
+        ar_spawn_argv_free(t->entrant[i].files);
+        free(t->entrant[i].files_text);
     }
     free(t->entrant);
     src_free(t->src);

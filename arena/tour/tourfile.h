@@ -10,7 +10,8 @@
  *   [sandbox]               minimum (the weakest sandbox mode accepted), memory_mb
  *   [sprt]                  s0, s1 (points per game), alpha, beta      (gauntlet only)
  *   [entrant NAME]          command, profile (auto | native | interpreted),
- *                           memory_mb, startup_ms            (one section per entrant)
+ *                           memory_mb, startup_ms, files (folders and files of its own, shown
+ *                           to it in the jail)                (one section per entrant)
  *
  * Required: rules, seats, at least `seats` entrants, a command per entrant, and challenger
  * for a gauntlet. Defaults: name = the file name without .tour, format = round-robin,
@@ -21,7 +22,8 @@
  * [sprt] without both s0 and s1 is an error. Numbers are strict decimal; seed may be 0x hex.
  * Values end at an inline " ;" comment (inih); lines are at most 4093 characters.
  *
- * Relative program paths in `command` are taken against the directory of the .tour file.
+ * Relative program paths in `command` and relative `files` are taken against the directory of
+ * the .tour file, where the entrant's bot also runs.
  * Any key can be overridden from the command line as section.key=value (the entrant
  * sections as entrant.NAME.key=value). Pure apart from reading the one file. */
 #ifndef AR_TOURFILE_H
@@ -41,6 +43,11 @@ typedef struct ar_tour_entrant {
     uint32_t memory_mb;  /* 0: the [sandbox] default */
     uint32_t startup_ms; /* 0: the [clocks] default */
     int line;            /* line of the section header, for later messages */
+    char **files;        /* files = PATH...: its own folders and files, absolute (against the
+                            tour file's folder); NULL: none */
+    char *files_text;    /* files = as written; NULL: none */
+    int files_line;      /* line of files = (0: given by --set, or none) */
+    int command_line;    /* line of command = (0: given by --set) */
 } ar_tour_entrant;
 
 typedef struct ar_tour {

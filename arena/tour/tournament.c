@@ -202,6 +202,8 @@ static json_t *config_json(const ar_tour *t)
         json_object_set_new(j, "profile", json_string(e->profile ? e->profile : "auto"));
         json_object_set_new(j, "memory_mb", json_integer(e->memory_mb));
         json_object_set_new(j, "startup_ms", json_integer(e->startup_ms));
+        if (e->files_text) /* only when given: older tournaments keep their hash */
+            json_object_set_new(j, "files", json_string(e->files_text));
         json_array_append_new(es, j);
     }
     json_object_set_new(c, "entrants", es);
@@ -857,6 +859,10 @@ typedef struct tentrants {
     char ***argv;
     char **path;
     int n;
+    ar_hidden *hide; /* the tour file, then every entrant's own paths (owned) */
+    int nhide;
+    char ***own;   /* [n]: what hide[] points into */
+    char **labels; /* [n]: "the files of entrant NAME" */
 } tentrants;
 
 static void entrants_free(tentrants *te)
@@ -865,10 +871,61 @@ static void entrants_free(tentrants *te)
         ar_spawn_argv_free(te->argv[i]);
         free(te->path[i]);
     }
+    for (int i = 0; te->own && i < te->n; i++)
+        ar_spawn_argv_free(te->own[i]);
+    free(te->own);
+    ar_spawn_argv_free(te->labels);
+    free(te->hide);
     free(te->e);
     free(te->argv);
     free(te->path);
     memset(te, 0, sizeof *te);
+}
+
+/* What no bot may see (ar_match_config.hide): the tour file (it names the seed, and with the
+ * documented PRNG every deal), and every entrant's own paths, its own bot excepted; each match
+ * adds its output folder. Then check every entrant's view now, with the file's lines, rather
+ * than in a worker: a refusal names the line and how to lay the folders out. */
+static int entrants_hide(const ar_tour *t, tentrants *te, const ar_sandbox_cfg *sb,
+                         const char *out_dir)
+{
+    ar_match_config cfg = {.bots = te->e, .nbots = te->n, .sandbox = *sb, .out_dir = out_dir};
+    te->own = ar_xcalloc((size_t)te->n, sizeof *te->own);
+    te->labels = ar_xcalloc((size_t)te->n + 1, sizeof *te->labels);
+    int cap = 1;
+    for (int i = 0; i < te->n; i++) {
+        char l[300];
+        snprintf(l, sizeof l, "the files of entrant %s", te->e[i].name);
+        te->labels[i] = ar_xstrdup(l);
+        te->own[i] = ar_match_own(&cfg, i);
+        for (int k = 0; te->own[i][k]; k++)
+            cap++;
+    }
+    te->hide = ar_xcalloc((size_t)cap, sizeof *te->hide);
+    te->hide[te->nhide++] = (ar_hidden){t->path, "the tournament file, which names the seed", NULL};
+    for (int i = 0; i < te->n; i++)
+        for (int k = 0; te->own[i][k]; k++)
+            te->hide[te->nhide++] = (ar_hidden){te->own[i][k], te->labels[i], te->e[i].name};
+    cfg.hide = te->hide;
+    cfg.nhide = te->nhide;
+    for (int i = 0; i < te->n; i++) {
+        char msg[2 * PATH_MAX + 600];
+        ar_jail_clash c;
+        memset(&c, 0, sizeof c);
+        char **v = ar_match_view(&cfg, i, msg, sizeof msg, &c);
+        if (v) {
+            ar_spawn_argv_free(v);
+            continue;
+        }
+        const ar_tour_entrant *en = &t->entrant[i];
+        int line = c.kind == AR_SHOW_OWN && en->files_line ? en->files_line
+                   : (c.kind == AR_SHOW_PROGRAM || c.kind == AR_SHOW_SCRIPT) && en->command_line
+                       ? en->command_line
+                       : en->line;
+        fprintf(stderr, "%s:%d: entrant %s: %s\n", t->path, line, en->name, msg);
+        return -EPERM;
+    }
+    return 0;
 }
 
 /* Split and resolve every command (ar_tour_argv: a relative program is taken against the
@@ -888,6 +945,8 @@ static int entrants_make(const ar_tour *t, tentrants *te)
         e->profile = en->profile && strcmp(en->profile, "auto") != 0 ? en->profile : NULL;
         e->memory_mb = en->memory_mb ? en->memory_mb : t->memory_mb;
         e->startup_ms = en->startup_ms;
+        e->own = en->files;
+        e->cwd = t->dir; /* `python3 bot.py` finds bot.py beside the tour file */
         if (ar_tour_builtin(t, i, &e->policy)) {
             e->builtin = 1;
             continue;
@@ -1118,6 +1177,11 @@ static void worker_main(void *arg)
         .log_prefix = prefix,
         .stdout_cap = o->stdout_cap,
         .sandbox = o->sandbox,
+        /* the tour file; the match hides its own bots' files and the output folder. The
+         * other entrants' files were checked against every view before the first set
+         * (entrants_hide): 200 more paths would cost each bot's start milliseconds */
+        .hide = te->hide,
+        .nhide = 1,
     };
     ar_match *m = ar_match_new(&cfg);
     int rc = ar_match_run(m);
@@ -1546,7 +1610,7 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
         status = print_plan(t, &R.ti, &R.s, hash);
         goto out;
     }
-    if (entrants_make(t, &R.te) < 0) {
+    if (entrants_make(t, &R.te) < 0 || entrants_hide(t, &R.te, &o->sandbox, o->out_dir) < 0) {
         status = AR_EXIT_USAGE;
         goto out;
     }

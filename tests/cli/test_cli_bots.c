@@ -52,10 +52,36 @@ static void test_entrant_names(void **state)
     ar_cli_bots_free(&l);
 }
 
+/* --files PATH belongs to the --bot before it (a program, not a built-in) and must exist. */
+static void test_files(void **state)
+{
+    (void)state;
+    ar_cli_bots l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(ar_cli_bots_files(&l, "/usr"), -1); /* before any --bot */
+    assert_int_equal(ar_cli_bots_add(&l, "--bot", "sh"), 0);
+    assert_int_equal(ar_cli_bots_files(&l, "/usr/share"), 0);
+    assert_int_equal(ar_cli_bots_files(&l, "/bin/sh"), 0);
+    assert_int_equal(ar_cli_bots_files(&l, "/no/such/okr-folder"), -1);
+    assert_int_equal(ar_cli_bots_files(&l, ""), -1);
+    assert_int_equal(ar_cli_bots_add(&l, "--bot", "@random"), 0);
+    assert_int_equal(ar_cli_bots_files(&l, "/usr"), -1); /* a built-in has no files */
+    assert_int_equal(ar_cli_bots_add(&l, "--bot", "sh"), 0);
+    assert_int_equal(ar_cli_bots_finish(&l), AR_EXIT_OK);
+    assert_non_null(l.e[0].own);
+    assert_string_equal(l.e[0].own[0], "/usr/share");
+    assert_string_equal(l.e[0].own[1], "/bin/sh");
+    assert_null(l.e[0].own[2]);
+    assert_null(l.e[1].own);
+    assert_null(l.e[2].own);
+    ar_cli_bots_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entrant_names),
+        cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,7 +166,7 @@ has_re fds_env "^HB env PATH=[^ ]+$"
 SANVARS=
 [ "${OKR_SANITIZE:-0}" = 1 ] && SANVARS="|ASAN_OPTIONS|UBSAN_OPTIONS"
 check "fds_env: PATH, LANG, HOME and runtime profile variables only" \
-    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|OKBOT_PB2_DIR|OKBOT_NODE_MODULES$SANVARS)='"
+    bash -c "! grep '^HB env [A-Za-z_]*=' '$LOG' | grep -qvE '^HB env (PATH|LANG|HOME|GOMAXPROCS|GOMEMLIMIT|UV_THREADPOOL_SIZE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|PYTHON[A-Z]+|NODE_PATH|OKBOT_PB2_DIR|OKBOT_NODE_MODULES$SANVARS)='"
 no_line fds_env "s3cr3t|OKR_"
 
 play benign "$HB --mode benign --tag @TAG@"

@@ -129,6 +129,7 @@ leftovers() {
 # The bot command may hold @TAG@, replaced by the case's tag ($PLAYTAG when set: a case that
 # must see an earlier run's tag). The arena runs in the build
 # folder (like ctest), or in $PLAYCWD with the relative --out $PLAYOUT (default match-out).
+# $PLAYFILES: a folder the hostile bot declares as its own (--files), for a multi-file bot.
 play() {
     local name=$1 cmd=$2
     shift 2
@@ -144,7 +145,7 @@ play() {
     local out=$OUT
     [ -n "${PLAYCWD:-}" ] && out=${PLAYOUT:-match-out} # a relative --out inside the cwd
     (cd "${PLAYCWD:-$BUILD}" && exec "$ARENA" match "${TABLE[@]}" --seed 987654321 \
-        --bot "$cmd" --name hostile --bot "$GOODCMD" --name good "${CLOCKS[@]}" \
+        --bot "$cmd" --name hostile ${PLAYFILES:+--files "$PLAYFILES"} --bot "$GOODCMD" --name good "${CLOCKS[@]}" \
         --out "$out" --quiet "$@" >"$OUT.out" 2>"$OUT.err") &
     local apid=$!
     wait "$apid"

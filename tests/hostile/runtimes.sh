@@ -13,8 +13,8 @@ PYBOT="$TMP/pybot"
 mkdir -p "$PYBOT"
 cp "$SRC/tests/hostile/py/hostile.py" "$SRC/tests/hostile/py/hbwire.py" "$PYBOT/"
 PY3=$("$PYTHON" -c 'import sys; print(sys.executable)')
-py_case() { # NAME MODE [ARENA_ARGS...]
-    play "$1" "$PY3 $PYBOT/hostile.py $2 --tag @TAG@" "${@:3}"
+py_case() { # NAME MODE [ARENA_ARGS...]: hostile.py imports hbwire.py: its folder is declared
+    PLAYFILES=$PYBOT play "$1" "$PY3 $PYBOT/hostile.py $2 --tag @TAG@" "${@:3}"
 }
 
 py_case py_good good
@@ -90,7 +90,7 @@ else
 fi
 
 # ---- Java -------------------------------------------------------------------------------
-JCP="$BOTDIR/tests/hostile/positive/java/echobot.jar" # a jar: the jail shows a file's folder
+JCP="$BOTDIR/tests/hostile/positive/java/echobot.jar" # a jar: the jail shows a file named as an argument
 if JAVA=$(command -v java) && [ -f "$JCP" ]; then
     # with the arena's default heap limit (JAVA_TOOL_OPTIONS), and with the bot's own larger
     # -Xmx (then the memory limit, not the heap, stops it)

@@ -58,7 +58,7 @@ one_of() {
 env_only_allowed() {
     local bad_names
     bad_names=$(facts "$1" | awk '$1 == "env" { split($2, kv, "="); print kv[1] }' |
-        grep -Ev '^(PATH|LANG|HOME|ASAN_OPTIONS|UBSAN_OPTIONS|GOMAXPROCS|GOMEMLIMIT|NODE_OPTIONS|UV_THREADPOOL_SIZE|PYTHONDONTWRITEBYTECODE|PYTHONNOUSERSITE|JAVA_TOOL_OPTIONS|OKBOT_PB2_DIR|OKBOT_NODE_MODULES|OKBOT_PROTO)$')
+        grep -Ev '^(PATH|LANG|HOME|ASAN_OPTIONS|UBSAN_OPTIONS|GOMAXPROCS|GOMEMLIMIT|NODE_OPTIONS|UV_THREADPOOL_SIZE|PYTHONDONTWRITEBYTECODE|PYTHONNOUSERSITE|JAVA_TOOL_OPTIONS|OKBOT_PB2_DIR|OKBOT_NODE_MODULES|OKBOT_PROTO|PYTHONPATH|NODE_PATH)$')
     [ -z "$bad_names" ] || { echo "  unexpected variables: $bad_names" >&2; return 1; }
 }
 # py DIR EXPR...: python over results.json (r) and games.jsonl (g)

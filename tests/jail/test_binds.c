@@ -1,9 +1,10 @@
-/* test_binds.c - what the jail shows a bot besides the system folders
- * (ar_spawn_jail_binds): the program's folder and a script's folder, never a folder named on
- * the command line, never "/" and never a folder that holds the arena's working directory (the
- * match's output and the other bots live there): a bot kept in such a folder sees its own file
- * only. --bind folders are shown as given (but "/"). Built in a fresh folder tree under
- * /tmp: top/{cwd/{bot,out/},bots/{b,script.py,data/}}. */
+/* test_binds.c - what the jail shows a bot besides the system folders (ar_spawn_jail_view,
+ * docs/sandbox.md "What a bot sees"): its program and scripts as files alone, never a folder
+ * named on the command line, its declared folders, the SDKs for interpreted bots, --bind; and
+ * never a hidden path: a shown path that holds one or lies in one refuses the view, whatever
+ * symlinks or ".." lead there, and so does a declared "/" or home. The same answer from any
+ * working folder. Built in a fresh folder tree under /tmp:
+ * top/{cwd/{bot,out/},bots/{b,script.py,data/,link->..,x.tour}}. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +57,11 @@ static int setup(void **state)
     touch("cwd/bot", 0755);
     touch("bots/b", 0755);
     touch("bots/script.py", 0644);
+    touch("bots/x.tour", 0644);
+    char link[PATH_MAX];
+    snprintf(link, sizeof link, "%s/bots/link", top);
+    if (symlink("..", link) < 0)
+        return -1;
     char cwd[PATH_MAX];
     snprintf(cwd, sizeof cwd, "%s/cwd", top);
     return chdir(cwd);
@@ -85,103 +91,226 @@ static int has(char **l, const char *want)
     return 0;
 }
 
-/* No entry is "/", the working folder, or a folder above it. */
-static void assert_no_cwd_ancestor(char **l)
+static char *at(const char *rel)
 {
-    char cwd[PATH_MAX];
-    assert_non_null(getcwd(cwd, sizeof cwd));
-    for (int i = 0; l[i]; i++) {
-        size_t n = strlen(l[i]);
-        int above = strcmp(l[i], "/") == 0 ||
-                    (strncmp(cwd, l[i], n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'));
-        if (above)
-            fail_msg("the jail shows %s, which holds the working folder %s", l[i], cwd);
-    }
+    static char buf[32][PATH_MAX]; /* enough for one test's paths */
+    static int k;
+    k = (k + 1) % 32;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", top, rel);
+    return buf[k];
 }
 
-static void test_program_and_script_folders(void **state)
+static void test_program_and_script_files_only(void **state)
 {
     (void)state;
-    char prog[PATH_MAX], script[PATH_MAX];
-    snprintf(prog, sizeof prog, "%s/bots/b", top);
-    snprintf(script, sizeof script, "%s/bots/script.py", top);
-    char *argv[] = {prog, script, NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
-    assert_true(has(l, "bots"));
-    assert_no_cwd_ancestor(l);
+    char *argv[] = {at("bots/b"), at("bots/script.py"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .runtime = 0};
+    char **l = ar_spawn_jail_view(&v, NULL);
+    assert_non_null(l);
+    assert_true(has(l, "bots/b"));
+    assert_true(has(l, "bots/script.py"));
+    assert_false(has(l, "bots"));
+    assert_false(has(l, "bots/x.tour"));
     ar_spawn_argv_free(l);
 }
 
 static void test_folder_arguments_never_shown(void **state)
 {
     (void)state;
-    char prog[PATH_MAX], data[PATH_MAX];
-    snprintf(prog, sizeof prog, "%s/bots/b", top);
-    snprintf(data, sizeof data, "%s/bots/data", top);
     /* ".", the output folder, a parent of everything, "/" and the top folder */
-    char *argv[] = {prog, ".", "out", "..", "/", top, "/usr/share", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
-    assert_true(has(l, "bots"));
-    assert_false(has(l, "cwd"));
-    assert_false(has(l, "cwd/out"));
-    assert_false(has(l, top));
-    assert_false(has(l, "/"));
-    assert_no_cwd_ancestor(l);
+    char *argv[] = {at("bots/b"), ".", "out", "..", "/", top, "/usr/share", NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv};
+    char **l = ar_spawn_jail_view(&v, NULL);
+    assert_non_null(l);
+    for (int i = 0; l[i]; i++)
+        if (strcmp(l[i], at("bots/b")) != 0)
+            fail_msg("the jail shows %s", l[i]);
     ar_spawn_argv_free(l);
 }
 
-static void test_bot_in_working_folder_sees_its_file_only(void **state)
+/* Relative words are taken against the view's cwd (a tour file's folder), not the arena's. */
+static void test_relative_words_against_the_bots_folder(void **state)
 {
     (void)state;
-    char prog[PATH_MAX];
-    snprintf(prog, sizeof prog, "%s/cwd/bot", top);
-    char *argv[] = {"./bot", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, NULL, 1);
-    assert_true(has(l, "cwd/bot"));
-    assert_false(has(l, "cwd"));
-    assert_no_cwd_ancestor(l);
+    char *argv[] = {"/bin/sh", "script.py", NULL};
+    char *own[] = {"data", NULL};
+    ar_jail_view v = {.path = "/bin/sh", .argv = argv, .cwd = at("bots"), .own = own};
+    char **l = ar_spawn_jail_view(&v, NULL);
+    assert_non_null(l);
+    assert_true(has(l, "bots/script.py"));
+    assert_true(has(l, "bots/data"));
+    assert_false(has(l, "/bin/sh")); /* inside a system folder, shown anyway */
     ar_spawn_argv_free(l);
+}
 
-    /* the same for a script given relative to the working folder */
-    char *argv2[] = {"/bin/sh", "bot", NULL};
-    l = ar_spawn_jail_binds("/bin/sh", argv2, NULL, 1);
-    assert_true(has(l, "cwd/bot"));
-    assert_no_cwd_ancestor(l);
+/* The same view from any working folder: the arena's own folder plays no part. */
+static void test_same_view_from_any_folder(void **state)
+{
+    (void)state;
+    char *argv[] = {at("cwd/bot"), NULL};
+    char *own[] = {at("bots/data"), NULL};
+    char *hide[] = {at("cwd/out"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .own = own, .hide = hide};
+    const char *where[] = {at("cwd"), at("bots"), top, "/"};
+    char **first = NULL;
+    for (int w = 0; w < 4; w++) {
+        assert_int_equal(chdir(where[w]), 0);
+        char **l = ar_spawn_jail_view(&v, NULL);
+        assert_non_null(l);
+        if (!first) {
+            first = l;
+            continue;
+        }
+        int i = 0;
+        for (; l[i] && first[i]; i++)
+            assert_string_equal(l[i], first[i]);
+        assert_null(l[i]);
+        assert_null(first[i]);
+        ar_spawn_argv_free(l);
+    }
+    assert_true(has(first, "cwd/bot"));
+    assert_true(has(first, "bots/data"));
+    ar_spawn_argv_free(first);
+    assert_int_equal(chdir(at("cwd")), 0);
+}
+
+/* A declared folder that holds a hidden path, by any road, refuses the view and says which. */
+static void test_declared_folder_holding_a_hidden_path_is_refused(void **state)
+{
+    (void)state;
+    char *argv[] = {at("bots/b"), NULL};
+    char *hide[] = {at("bots/x.tour"), at("bots/out-later/records"), NULL};
+    const char *roads[] = {at("bots"),         /* plainly */
+                           at("bots/data/.."), /* by ".." */
+                           at("bots/link"),    /* through a symlink: top, above both */
+                           at("cwd/../bots"), NULL};
+    for (int r = 0; roads[r]; r++) {
+        char *own[] = {(char *)roads[r], NULL};
+        ar_jail_view v = {.path = argv[0], .argv = argv, .own = own, .hide = hide};
+        ar_jail_clash c;
+        memset(&c, 0, sizeof c);
+        char **l = ar_spawn_jail_view(&v, &c);
+        if (l)
+            fail_msg("declared %s was shown", roads[r]);
+        assert_int_equal(c.hide, 0);
+        assert_int_equal(c.kind, AR_SHOW_OWN);
+    }
+    /* an output folder that does not exist yet, under the declared folder */
+    char *hide2[] = {at("bots/data/out/records"), NULL};
+    char *own2[] = {at("bots/data"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .own = own2, .hide = hide2};
+    ar_jail_clash c;
+    assert_null(ar_spawn_jail_view(&v, &c));
+    assert_int_equal(c.hide, 0);
+    /* an output folder given relative to the arena's folder, none of whose parts exist yet */
+    char *hide2b[] = {"new/sub/../results", NULL};
+    char *own2b[] = {at("cwd"), NULL};
+    assert_int_equal(chdir(at("cwd")), 0);
+    ar_jail_view v2b = {.path = argv[0], .argv = argv, .own = own2b, .hide = hide2b};
+    assert_null(ar_spawn_jail_view(&v2b, &c));
+    assert_int_equal(c.hide, 0);
+    /* a program or script inside a hidden folder */
+    char *hide3[] = {at("bots"), NULL};
+    ar_jail_view v3 = {.path = argv[0], .argv = argv, .hide = hide3};
+    assert_null(ar_spawn_jail_view(&v3, &c));
+    assert_int_equal(c.kind, AR_SHOW_PROGRAM);
+    /* the hidden file named as a script */
+    char *argv4[] = {"/bin/sh", at("bots/x.tour"), NULL};
+    ar_jail_view v4 = {.path = "/bin/sh", .argv = argv4, .hide = hide};
+    assert_null(ar_spawn_jail_view(&v4, &c));
+    assert_int_equal(c.kind, AR_SHOW_SCRIPT);
+    /* a folder beside the hidden ones is fine */
+    char *own5[] = {at("bots/data"), NULL};
+    ar_jail_view v5 = {.path = argv[0], .argv = argv, .own = own5, .hide = hide};
+    char **l = ar_spawn_jail_view(&v5, &c);
+    assert_non_null(l);
+    assert_true(has(l, "bots/data"));
     ar_spawn_argv_free(l);
+}
+
+static void test_root_and_home_are_never_a_bots_folder(void **state)
+{
+    (void)state;
+    char *argv[] = {at("bots/b"), NULL};
+    char *home = getenv("HOME");
+    char *old = home ? strdup(home) : NULL;
+    setenv("HOME", at("bots/data"), 1);
+    const char *bad[] = {"/", at("bots/data"), at("bots"), NULL};
+    for (int i = 0; bad[i]; i++) {
+        char *own[] = {(char *)bad[i], NULL};
+        ar_jail_view v = {.path = argv[0], .argv = argv, .own = own};
+        ar_jail_clash c;
+        if (ar_spawn_jail_view(&v, &c))
+            fail_msg("declared %s was shown", bad[i]);
+        assert_int_equal(c.hide, -1);
+        /* and as --bind */
+        char *extra[] = {(char *)bad[i], NULL};
+        ar_jail_view vb = {.path = argv[0], .argv = argv, .extra = extra};
+        assert_null(ar_spawn_jail_view(&vb, &c));
+        assert_int_equal(c.kind, AR_SHOW_BIND);
+        /* and as an SDK folder named by the arena's environment */
+        setenv("OKBOT_PROTO", bad[i], 1);
+        ar_jail_view vs = {.path = argv[0], .argv = argv, .runtime = 1};
+        assert_null(ar_spawn_jail_view(&vs, &c));
+        assert_int_equal(c.kind, AR_SHOW_SDK);
+        unsetenv("OKBOT_PROTO");
+    }
+    if (old)
+        setenv("HOME", old, 1);
+    else
+        unsetenv("HOME");
+    free(old);
 }
 
 static void test_bind_option_as_given(void **state)
 {
     (void)state;
-    char prog[PATH_MAX], data[PATH_MAX];
-    snprintf(prog, sizeof prog, "%s/bots/b", top);
-    snprintf(data, sizeof data, "%s/cwd/out", top);
-    char *argv[] = {prog, NULL};
-    char *extra[] = {data, "/", NULL};
-    char **l = ar_spawn_jail_binds(prog, argv, extra, 1);
+    char *argv[] = {at("bots/b"), NULL};
+    char *extra[] = {at("cwd/out"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .extra = extra};
+    char **l = ar_spawn_jail_view(&v, NULL);
     assert_true(has(l, "cwd/out")); /* the user asked for it */
-    assert_false(has(l, "/"));
+    ar_spawn_argv_free(l);
+    /* but never a hidden one */
+    char *hide[] = {at("cwd/out/records"), NULL};
+    v.hide = hide;
+    assert_null(ar_spawn_jail_view(&v, NULL));
+}
+
+/* Another entrant's files, for the hide lists: program, scripts and declared paths, but not
+ * what lives in the system folders (the runtime). */
+static void test_own_paths(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "script.py", "-v", NULL};
+    char *own[] = {"data", NULL};
+    ar_jail_view v = {.path = "/bin/sh", .argv = argv, .cwd = at("bots"), .own = own};
+    char **l = ar_spawn_jail_own(&v);
+    assert_true(has(l, "bots/script.py"));
+    assert_true(has(l, "bots/data"));
+    assert_false(has(l, "/bin/sh"));
     ar_spawn_argv_free(l);
 }
 
-/* The SDK folders of this checkout: shown to interpreted bots (sdks = 1), not to compiled ones,
- * whose SDK is linked in. */
+/* The SDK folders of this checkout: shown to interpreted bots (runtime = 1), not to compiled
+ * ones, whose SDK is linked in. */
 static void test_sdk_folders_for_interpreted_bots_only(void **state)
 {
     (void)state;
-    char prog[PATH_MAX], sdk[PATH_MAX + 16];
-    snprintf(prog, sizeof prog, "%s/bots/b", top);
+    char sdk[PATH_MAX + 16];
     const char *src = getenv("OKR_SOURCE_DIR"); /* ctest's environment */
     assert_non_null(src);
     char real[PATH_MAX];
     assert_non_null(realpath(src, real));
     snprintf(sdk, sizeof sdk, "%s/sdk/python", real);
-    char *argv[] = {prog, NULL};
-    char **with = ar_spawn_jail_binds(prog, argv, NULL, 1);
-    char **without = ar_spawn_jail_binds(prog, argv, NULL, 0);
+    char *argv[] = {at("bots/b"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .runtime = 1};
+    char **with = ar_spawn_jail_view(&v, NULL);
+    v.runtime = 0;
+    char **without = ar_spawn_jail_view(&v, NULL);
     assert_true(has(with, sdk));
     assert_false(has(without, sdk));
-    assert_true(has(without, "bots"));
+    assert_true(has(without, "bots/b"));
     for (int i = 0; without[i]; i++)
         if (strstr(without[i], "/sdk/") || strstr(without[i], "/proto"))
             fail_msg("a compiled bot is shown %s", without[i]);
@@ -192,10 +321,14 @@ static void test_sdk_folders_for_interpreted_bots_only(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_program_and_script_folders),
+        cmocka_unit_test(test_program_and_script_files_only),
         cmocka_unit_test(test_folder_arguments_never_shown),
-        cmocka_unit_test(test_bot_in_working_folder_sees_its_file_only),
+        cmocka_unit_test(test_relative_words_against_the_bots_folder),
+        cmocka_unit_test(test_same_view_from_any_folder),
+        cmocka_unit_test(test_declared_folder_holding_a_hidden_path_is_refused),
+        cmocka_unit_test(test_root_and_home_are_never_a_bots_folder),
         cmocka_unit_test(test_bind_option_as_given),
+        cmocka_unit_test(test_own_paths),
         cmocka_unit_test(test_sdk_folders_for_interpreted_bots_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -90,7 +90,8 @@ typedef struct helper {
 static void start(helper *h, int jailed, char **argv)
 {
     memset(h, 0, sizeof *h);
-    char **binds = ar_spawn_jail_binds(python, argv, NULL, 1);
+    ar_jail_view view = {.path = python, .argv = argv, .runtime = 1};
+    char **binds = ar_spawn_jail_view(&view, NULL);
     ar_jail j = {.mode = caps.mode,
                  .userns = caps.userns,
                  .filter = NULL, /* the first layer off */

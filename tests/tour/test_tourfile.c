@@ -447,6 +447,52 @@ static void test_relative_commands(void **state)
     ar_tour_free(&t);
 }
 
+/* files = PATH...: split like a command, relative paths against the tour file's folder,
+ * remembered with their line and as written; --set entrant.NAME.files overrides. */
+static void test_files_key(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], err[512];
+    write_text("fk/bots/a/bot.py", "print()\n", path, sizeof path);
+    write_text("fk/data dir/x", "x\n", path, sizeof path);
+    write_text("fk/t.tour",
+               "[tournament]\nrules = laws\nseats = 2\n"
+               "[entrant a]\ncommand = /bin/sh bots/a/bot.py\n"
+               "files = bots/a \"data dir\" /usr/share\n"
+               "[entrant b]\ncommand = @random\n",
+               path, sizeof path);
+    char cwd[PATH_MAX];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir("/"), 0); /* the current folder plays no part */
+    ar_tour t;
+    int rc = ar_tour_load(path, &t, err, sizeof err);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc != 0)
+        fail_msg("%s", err);
+    char real[PATH_MAX], want[PATH_MAX + 32];
+    assert_non_null(realpath(tmpdir, real));
+    const ar_tour_entrant *a = &t.entrant[0];
+    assert_non_null(a->files);
+    snprintf(want, sizeof want, "%s/fk/bots/a", real);
+    assert_string_equal(a->files[0], want);
+    snprintf(want, sizeof want, "%s/fk/data dir", real);
+    assert_string_equal(a->files[1], want);
+    assert_string_equal(a->files[2], "/usr/share");
+    assert_null(a->files[3]);
+    assert_int_equal(a->files_line, 6);
+    assert_int_equal(a->command_line, 5);
+    assert_string_equal(a->files_text, "bots/a \"data dir\" /usr/share");
+    assert_null(t.entrant[1].files);
+
+    assert_int_equal(ar_tour_set(&t, "entrant.a.files=bots", err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/fk/bots", real);
+    assert_string_equal(t.entrant[0].files[0], want);
+    assert_null(t.entrant[0].files[1]);
+    assert_int_equal(t.entrant[0].files_line, 0); /* from --set: no line */
+    expect_set_error(&t, "entrant.a.files=nowhere", "files: nowhere: No such file");
+    ar_tour_free(&t);
+}
+
 static void test_near_misses(void **state)
 {
     (void)state;
@@ -558,10 +604,11 @@ static void test_feeds_schedule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_file),         cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_bad_files),         cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_relative_commands), cmocka_unit_test(test_near_misses),
-        cmocka_unit_test(test_not_text),          cmocka_unit_test(test_feeds_schedule),
+        cmocka_unit_test(test_good_file),      cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_bad_files),      cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_files_key),      cmocka_unit_test(test_relative_commands),
+        cmocka_unit_test(test_near_misses),    cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_feeds_schedule),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
