@@ -77,6 +77,43 @@ f = lambda x, p=2: "-" if x is None else f"{x:.{p}f}"
 print(f"{label:<6} {mode:<7} {r['games']:>5} {nh:>6.1f} {f(r['rho']):>6} {f(r.get('rho_hand')):>9}"
       f" {f(r.get('effective_games'), 0):>9} {d:>+9.1f} [{lo:+.1f}, {hi:+.1f}]"
       f" {hi - lo:>8.1f} {(hi - lo) / nh:>9.2f}")
+# issue 13's table, per hand index and per game: x = strong minus greedy in one game; over
+# the sets, the correlation of the rotations' x (2 seats) and var(set mean of x) divided by
+# var(x) / rotations (1: duplicate gains nothing; below 1: it does)
+names = r["cross_table"]["order"]
+sets = {}
+for g in games:
+    seat = {g["names"][s]: s for s in range(len(g["names"]))}
+    if "strong" in seat and "greedy" in seat:
+        sets.setdefault(g["set"], []).append((seat["strong"], seat["greedy"], g))
+def mean(v): return sum(v) / len(v)
+def var(v):
+    m = mean(v); return sum((x - m) ** 2 for x in v) / (len(v) - 1)
+out = []
+for h in [1, 2, 3, None]:
+    rows = []
+    for c, gs in sorted(sets.items()):
+        if h is None:
+            xs = [g["final_total"][a] - g["final_total"][b] for a, b, g in gs]
+        elif all(len(g["hand_scores"]) >= h for a, b, g in gs):
+            xs = [g["hand_scores"][h - 1][a] - g["hand_scores"][h - 1][b] for a, b, g in gs]
+        else:
+            continue
+        rows.append(xs)
+    if len(rows) < 3:
+        continue
+    k = len(rows[0])
+    rows = [x for x in rows if len(x) == k]
+    single = [x for row in rows for x in row]
+    ratio = var([mean(row) for row in rows]) / (var(single) / k)
+    corr = "-"
+    if k == 2:
+        a, b = [x[0] for x in rows], [x[1] for x in rows]
+        ma, mb = mean(a), mean(b)
+        cov = sum((x - ma) * (y - mb) for x, y in zip(a, b)) / (len(a) - 1)
+        corr = f"{cov / (var(a) * var(b)) ** 0.5:+.2f}" if var(a) > 0 and var(b) > 0 else "-"
+    out.append(f"{'game' if h is None else 'hand %d' % h} corr {corr} ratio {ratio:.2f} ({len(rows)} sets)")
+print("         " + "; ".join(out))
 EOF
 }
 
