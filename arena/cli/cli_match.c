@@ -20,7 +20,8 @@ void ar_match_usage(FILE *out)
             "usage: arena match --bot CMD [--name NAME] [--files PATH]... --bot CMD ...\n"
             "                   [--rules R]\n"
             "                   [--rule OPTION=VALUE]... [--players N] [--games G] [--seed S]\n"
-            "                   [--first-deal D] [--out DIR] [--on-error forfeit|substitute]\n"
+            "                   [--hands H] [--first-deal D] [--out DIR] [--on-error "
+            "forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
             "                   [--log-cap BYTES] [--progress] [--quiet]\n"
@@ -43,6 +44,9 @@ void ar_match_usage(FILE *out)
             "  --players N      seats (default 3; 2 for gin)\n"
             "  --games G        games (default 20, rounded up to a multiple of N)\n"
             "  --seed S         match seed (default 1)\n"
+            "  --hands H        a fixed number of hands per game (1-1000), scored as the sum of\n"
+            "                   the hand scores (no target, winner's bonus or settlement);\n"
+            "                   default: games to the rules' target\n"
             "  --first-deal D   start at deal D (default 0): plays deals D, D+1, ...; deal d is\n"
             "                   the same game whatever D, so one game of a long match or of a\n"
             "                   tournament (docs/tournaments.md) can be replayed on its own\n"
@@ -71,6 +75,7 @@ typedef struct match_opts {
     ar_rules_args rules;
     int players;
     long long games;
+    long long hands;
     long long first_deal;
     uint64_t seed;
     const char *out_dir;
@@ -109,6 +114,9 @@ static int parse_args(int argc, char **argv, match_opts *o)
             if (r < 0 || ar_parse_long("--games", v, 1, 1000000000LL, &n) < 0)
                 return AR_EXIT_USAGE;
             o->games = n;
+        } else if ((r = ar_flag(argc, argv, &i, "--hands", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--hands", v, 1, AR_MATCH_MAX_HANDS, &o->hands) < 0)
+                return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--first-deal", &v)) != 0) {
             if (r < 0 || ar_parse_long("--first-deal", v, 0, 1LL << 40, &n) < 0)
                 return AR_EXIT_USAGE;
@@ -231,6 +239,13 @@ int ar_match_main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc == AR_EXIT_OK)
         rc = ar_rules_build(&o.rules, o.players, &rules);
+    if (rc == AR_EXIT_OK) { /* duplicate play: the dealer rotates (docs/rules.md, RULES 2.3) */
+        okr_refusal why;
+        if (ar_match_duplicate_rules(&rules, o.rules.options, o.rules.noptions, o.hands, &why)) {
+            ar_print_refusal(o.hands ? "--hands" : NULL, &why);
+            rc = AR_EXIT_USAGE;
+        }
+    }
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
     ar_sandbox_cfg sandbox;
@@ -252,6 +267,7 @@ int ar_match_main(int argc, char **argv)
         .deals = deals,
         .first_deal = o.first_deal,
         .games_requested = o.games,
+        .hands = (int)o.hands,
         .seed = o.seed,
         .bots = o.bots.e,
         .nbots = o.bots.n,

@@ -44,6 +44,65 @@ long long ar_match_deals(long long games, int players)
     return (games + players - 1) / players;
 }
 
+/* Whether the overrides set option `name` ("name=value", "name = value"). */
+static int rule_given(const char *const *set, int nset, const char *name)
+{
+    size_t len = strlen(name);
+    int given = 0;
+    for (int i = 0; i < nset; i++) {
+        const char *p = set[i];
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, name, len) != 0)
+            continue;
+        p += len;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        given |= *p == '=';
+    }
+    return given;
+}
+
+static int duplicate_refusal(okr_refusal *why, const char *rule, const char *reason)
+{
+    snprintf(why->rule, sizeof why->rule, "%s", rule);
+    snprintf(why->reason, sizeof why->reason, "%s", reason);
+    return -EINVAL;
+}
+
+int ar_match_duplicate_rules(okr_rules *r, const char *const *set, int nset, long long hands,
+                             okr_refusal *why)
+{
+    memset(why, 0, sizeof *why);
+    if (!rule_given(set, nset, "dealer"))
+        r->dealer = OKR_DEALER_ROTATE;
+    if (hands <= 0)
+        return 0;
+    if (hands > AR_MATCH_MAX_HANDS)
+        return duplicate_refusal(why, "7.7", "hands: at most 1000 hands per game");
+    if (r->dealer != OKR_DEALER_ROTATE)
+        return duplicate_refusal(why, "2.3",
+                                 "dealer: hands are scored hand by hand across the seat "
+                                 "rotations, which needs dealer=rotate");
+    /* the options a fixed number of hands replaces, with the rule each one comes from */
+    static const char *const replaced[][2] = {
+        {"target", "7.4"}, {"max_hands", "7.7"}, {"winner_bonus", "7.4"}, {"settlement", "7.6"}};
+    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
+        if (rule_given(set, nset, replaced[i][0])) {
+            char msg[120];
+            snprintf(msg, sizeof msg,
+                     "%s: does not apply to a fixed number of hands (a game is the sum of its "
+                     "hands)",
+                     replaced[i][0]);
+            return duplicate_refusal(why, replaced[i][1], msg);
+        }
+    r->target = 0;
+    r->max_hands = (uint16_t)hands;
+    r->winner_bonus = 0;
+    r->settlement = 0;
+    return 0;
+}
+
 void ar_match_game_id(char *buf, size_t cap, uint64_t seed, long long deal, int rotation)
 {
     snprintf(buf, cap, "m%llu-d%lld-r%d", (unsigned long long)seed, deal, rotation);
@@ -1372,6 +1431,7 @@ int ar_match_run(ar_match *m)
         .seed = c->seed,
         .deals = c->deals,
         .games_requested = c->games_requested,
+        .hands = c->hands,
         .first_deal = c->first_deal,
         .no_summary = c->no_summary,
         .nbots = c->nbots,

@@ -616,6 +616,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
     json_object_set_new(doc, "first_deal", json_integer(r->info.first_deal));
     json_object_set_new(doc, "deals", json_integer(r->info.deals));
     json_object_set_new(doc, "games_requested", json_integer(r->info.games_requested));
+    json_object_set_new(doc, "hands", json_integer(r->info.hands));
     json_object_set_new(doc, "games_scheduled", json_integer(r->info.deals * r->info.players));
     json_object_set_new(doc, "games", json_integer(r->ngames));
     json_object_set_new(

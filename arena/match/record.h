@@ -119,6 +119,7 @@ typedef struct ar_results_info {
     int players;
     uint64_t seed;
     long long deals, games_requested;
+    int hands;            /* a fixed number of hands per game; 0: games to the rules' target */
     long long first_deal; /* deals first_deal .. first_deal + deals - 1 */
     int no_summary;       /* 1: records/ only, no games.jsonl or results.json */
     int nbots;

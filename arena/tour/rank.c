@@ -93,6 +93,9 @@ static int validate(const ar_rank_game *games, long long ngames, int n, const ar
         if (x->k < 2 || x->k > AR_RANK_MAX_SEATS)
             return fail(err, errcap, -EINVAL, "rank: game %lld (set %lld): k = %d (must be 2..%d)",
                         g, x->set, x->k, AR_RANK_MAX_SEATS);
+        if (x->nhands < 0 || (x->nhands > 0 && !x->hand))
+            return fail(err, errcap, -EINVAL, "rank: game %lld (set %lld): %d hands without scores",
+                        g, x->set, x->nhands);
         for (int s = 0; s < x->k; s++) {
             int e = x->entrant[s];
             if (e < 0 || e >= n)
@@ -140,6 +143,12 @@ static int game_cmp(const void *pa, const void *pb)
     for (int s = 0; s < a->k; s++)
         if (a->placement[s] != b->placement[s])
             return a->placement[s] < b->placement[s] ? -1 : 1;
+    if (a->nhands != b->nhands)
+        return a->nhands < b->nhands ? -1 : 1;
+    for (int h = 0; h < a->nhands; h++)
+        for (int s = 0; s < a->k; s++)
+            if (a->hand[h][s] != b->hand[h][s])
+                return a->hand[h][s] < b->hand[h][s] ? -1 : 1;
     return 0;
 }
 
@@ -926,6 +935,64 @@ static double residual(const prep *p, const double *theta, long long g, int s)
     return p->y[p->obs_off[g] + s] - (theta[x->entrant[s]] - mean);
 }
 
+/* Residual of seat s in hand h of game g: the seat's hand score minus the table's mean for
+ * that hand, minus the game's prediction spread evenly over its hands. */
+static double hand_residual(const prep *p, const double *theta, long long g, int h, int s)
+{
+    const ar_rank_game *x = &p->game[g];
+    double mean = 0, rating = 0;
+    for (int t = 0; t < x->k; t++) {
+        mean += x->hand[h][t];
+        rating += theta[x->entrant[t]];
+    }
+    double pred = theta[x->entrant[s]] - rating / x->k;
+    return (x->hand[h][s] - mean / x->k) - pred / x->nhands;
+}
+
+/* rho per hand (rank.h): the game-level computation with (set, hand, seat) groups. */
+static void hand_rho(const prep *p, const double *theta, ar_rank_result *r)
+{
+    double ss_rel = 0, ss_within = 0;
+    long long nobs = 0, dof = 0;
+    for (long long c = 0; c < p->ns; c++) {
+        int most = 0;
+        for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++) {
+            most = p->game[g].nhands > most ? p->game[g].nhands : most;
+            for (int h = 0; h < p->game[g].nhands; h++)
+                for (int s = 0; s < p->game[g].k; s++) {
+                    double e = hand_residual(p, theta, g, h, s);
+                    ss_rel += e * e;
+                    nobs++;
+                }
+        }
+        for (int h = 0; h < most; h++)
+            for (int s = 0; s < AR_RANK_MAX_SEATS; s++) {
+                double sum = 0;
+                long long m = 0;
+                for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++)
+                    if (s < p->game[g].k && h < p->game[g].nhands) {
+                        sum += hand_residual(p, theta, g, h, s);
+                        m++;
+                    }
+                if (m < 2)
+                    continue;
+                double mean = sum / (double)m;
+                for (long long g = p->set_game[c]; g < p->set_game[c + 1]; g++)
+                    if (s < p->game[g].k && h < p->game[g].nhands) {
+                        double d = hand_residual(p, theta, g, h, s) - mean;
+                        ss_within += d * d;
+                    }
+                dof += m - 1;
+            }
+    }
+    r->hand_obs = nobs;
+    r->var_hand_relative = nobs ? ss_rel / (double)nobs : NAN;
+    r->var_hand_set_centred = dof ? ss_within / (double)dof : NAN;
+    r->rho_hand = r->var_hand_relative > 0 && dof
+                      ? 1.0 - r->var_hand_set_centred / r->var_hand_relative
+                      : NAN;
+}
+
 static int describe(const prep *p, const double *theta, ar_rank_result *r)
 {
     int n = p->n;
@@ -1008,6 +1075,8 @@ static int describe(const prep *p, const double *theta, ar_rank_result *r)
     r->var_relative = p->nobs ? ss_rel / (double)p->nobs : NAN;
     r->var_set_centred = dof ? ss_within / (double)dof : NAN;
     r->rho = r->var_relative > 0 && dof ? 1.0 - r->var_set_centred / r->var_relative : NAN;
+    r->effective_games = isfinite(r->rho) && r->rho < 1 ? (double)p->ng / (1.0 - r->rho) : NAN;
+    hand_rho(p, theta, r);
     return 0;
 }
 

@@ -17,11 +17,14 @@ enum { AR_RANK_MAX_SEATS = 8, AR_RANK_MAX_ENTRANTS = 2048 };
 
 /* One finished game. Entrants are 0..n-1. */
 typedef struct ar_rank_game {
-    long long set;                        /* duplicate set id; games of a set share it */
-    int k;                                /* seats, 2..AR_RANK_MAX_SEATS */
-    int entrant[AR_RANK_MAX_SEATS];       /* entrant per seat (all different) */
-    double score[AR_RANK_MAX_SEATS];      /* final total per seat, points */
-    uint8_t placement[AR_RANK_MAX_SEATS]; /* 1 = best; tied seats share the better place */
+    long long set;                            /* duplicate set id; games of a set share it */
+    int k;                                    /* seats, 2..AR_RANK_MAX_SEATS */
+    int entrant[AR_RANK_MAX_SEATS];           /* entrant per seat (all different) */
+    double score[AR_RANK_MAX_SEATS];          /* final total per seat, points */
+    uint8_t placement[AR_RANK_MAX_SEATS];     /* 1 = best; tied seats share the better place */
+    int nhands;                               /* hands in `hand` (0: no hand-level data) */
+    const int32_t (*hand)[AR_RANK_MAX_SEATS]; /* [nhands][seat]: each hand's score, points;
+                                                 only read during ar_rank_fit */
 } ar_rank_game;
 /* Placements must be competition ranks: each seat's place is 1 + the number of seats placed
  * strictly better (1 2 2 4, never 1 2 2 3); anything else is -EINVAL. Seat s of every game of
@@ -94,6 +97,16 @@ typedef struct ar_rank_result {
      * var_set_centred: residuals minus their (set, seat) mean, sum of squares over degrees of
      * freedom (group size - 1), so rho ~ 0 when the deal explains nothing and ~ 1 when it
      * explains everything, whatever the skill differences. NaN if no set has 2 games. */
+    /* the same per hand, for games that give their hand scores: the residual of seat s in
+     * hand h is its relative hand score minus the game's prediction / the game's hands, and
+     * the groups are (set, hand, seat): hand h of every rotation holds the same cards under
+     * dealer=rotate (RULES 2.3), so rho_hand says how much of each hand's luck duplicate
+     * play removes. NaN without hand scores. */
+    double var_hand_relative, var_hand_set_centred, rho_hand;
+    long long hand_obs; /* seat-hands behind rho_hand */
+    /* games / (1 - rho): how many independent games (seeds not shared) would give the
+     * ratings the same precision; NaN when rho is NaN or >= 1 */
+    double effective_games;
     int connected; /* 1 if the co-play graph joins every entrant (an entrant without games
                       is not joined). If 0, each connected component's score ratings are
                       centred separately (sum 0 within the component): scores of entrants

@@ -70,6 +70,7 @@ enum {
     K_S1,
     K_ALPHA,
     K_BETA,
+    K_HANDS,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -95,6 +96,7 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "out", K_OUT},
     {SEC_TOURNAMENT, "jobs", K_JOBS},
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
+    {SEC_TOURNAMENT, "hands", K_HANDS},
     {SEC_CLOCKS, "startup_ms", K_STARTUP_MS},
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
@@ -711,6 +713,29 @@ static void resolve_files(resolver *r, const ar_tour *t, const src_val *v, ar_to
     ar_spawn_argv_free(w);
 }
 
+/* Duplicate play (docs/rules.md, RULES 2.3): the dealer rotates unless a `rule` sets it, and
+ * `hands = N` makes a game N hands scored as their sum. */
+static void resolve_duplicate(resolver *r, ar_tour *t)
+{
+    const struct ar_tour_src *s = r->src;
+    long long x;
+    if (get_long(r, &s->key[K_HANDS], "hands", 1, AR_MATCH_MAX_HANDS, &x) > 0)
+        t->hands = (int)x;
+    if (!r->rules_ok)
+        return;
+    const char **set = ar_xcalloc((size_t)(s->nrule ? s->nrule : 1), sizeof *set);
+    for (int i = 0; i < s->nrule; i++)
+        set[i] = s->rule[i].value;
+    okr_refusal why;
+    char msg[256];
+    if (ar_match_duplicate_rules(&t->rules, set, s->nrule, t->hands, &why) < 0) {
+        refusal_text(msg, sizeof msg, NULL, &why);
+        rerr(r, &s->key[K_HANDS], 0, "hands = %d: %s", t->hands, msg);
+        r->rules_ok = 0;
+    }
+    free(set);
+}
+
 static void resolve_entrants(resolver *r, ar_tour *t)
 {
     const struct ar_tour_src *s = r->src;
@@ -834,6 +859,7 @@ static void resolve(resolver *r, ar_tour *t)
     }
 
     resolve_rules(r, t);
+    resolve_duplicate(r, t);
     if (!k[K_SEATS].value)
         rerr(r, NULL, sec_line(r, SEC_TOURNAMENT), "[tournament] needs seats = N (2 to 8)");
     else if (get_long(r, &k[K_SEATS], "seats", 2, AR_SCHED_MAX_SEATS, &x) > 0)

@@ -4,7 +4,8 @@
  *
  *   [tournament]            name, rules, rule (repeatable: opt=value), seats, format
  *                           (round-robin | gauntlet), challenger, baseline, deals (per
- *                           table), max_tables, seed, out, jobs, bootstrap
+ *                           table), hands (per game), max_tables, seed, out, jobs,
+ *                           bootstrap
  *   [clocks]                startup_ms, decision_ms, bank_ms, hard_ms
  *   [errors]                on_error (forfeit | substitute), substitute, max_error_share
  *   [sandbox]               minimum (the weakest sandbox mode accepted), memory_mb
@@ -60,6 +61,7 @@ typedef struct ar_tour {
     int format;                  /* ar_format (schedule.h) */
     char *challenger, *baseline; /* gauntlet; NULL if not given */
     long long deals;
+    int hands; /* > 0: a fixed number of hands per game (`hands = N`); 0: to the target */
     long long max_tables;
     uint64_t seed;
     char *out;     /* output folder; relative to the current directory */

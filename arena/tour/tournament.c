@@ -161,6 +161,8 @@ static json_t *config_json(const ar_tour *t)
     json_object_set_new(c, "challenger", t->challenger ? json_string(t->challenger) : json_null());
     json_object_set_new(c, "baseline", t->baseline ? json_string(t->baseline) : json_null());
     json_object_set_new(c, "deals", json_integer(t->deals));
+    if (t->hands) /* only when set: older tournaments keep their hash */
+        json_object_set_new(c, "hands", json_integer(t->hands));
     json_object_set_new(c, "max_tables", json_integer(t->max_tables));
     json_object_set_new(c, "seed", ju64(t->seed));
     json_object_set_new(c, "bootstrap", json_integer(t->bootstrap));
@@ -319,6 +321,8 @@ typedef struct tgame {
     int verdicts[AR_SCHED_MAX_SEATS][NVERDICTS]; /* per seat */
     int other_verdicts[AR_SCHED_MAX_SEATS];
     int forfeit[AR_SCHED_MAX_SEATS];
+    int nhands;                         /* finished hands with scores in `hand` */
+    int32_t (*hand)[AR_RANK_MAX_SEATS]; /* [nhands][seat]: hand scores (rho per hand) */
 } tgame;
 
 /* Parse and check a journal payload against the schedule. */
@@ -395,6 +399,34 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
     }
     rc = 0;
 out:
+    json_decref(j);
+    return rc;
+}
+
+/* A journal payload's hand scores into g->hand (for rho per hand). Older journals and
+ * forfeits before the first hand end have none, which only leaves the game out of rho per
+ * hand; a malformed row is an error, as in parse_game. */
+static int parse_hands(const char *payload, long long index, int k, tgame *g, char *why, size_t cap)
+{
+    json_t *j = json_loads(payload, 0, NULL);
+    const json_t *hs = json_object_get(j, "hand_scores");
+    size_t nh = json_is_array(hs) ? json_array_size(hs) : 0, h;
+    const json_t *row;
+    int rc = 0;
+    if (nh > 0 && nh <= 65535) {
+        g->hand = ar_xcalloc(nh, sizeof *g->hand);
+        g->nhands = (int)nh;
+        json_array_foreach(hs, h, row)
+        {
+            if (!json_is_array(row) || json_array_size(row) != (size_t)k) {
+                snprintf(why, cap, "game %lld: hand %zu: bad hand scores", index, h + 1);
+                rc = -EINVAL;
+                break;
+            }
+            for (int q = 0; q < k; q++)
+                g->hand[h][q] = (int32_t)json_integer_value(json_array_get(row, (size_t)q));
+        }
+    }
     json_decref(j);
     return rc;
 }
@@ -493,7 +525,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     for (long long i = 0; i < s->nsets; i++)
         first[i] = -1;
     for (long long i = 0; i < ne; i++) {
-        if (parse_game(e[i].payload, e[i].index, s, k, &g[i], why, sizeof why) < 0) {
+        if (parse_game(e[i].payload, e[i].index, s, k, &g[i], why, sizeof why) < 0 ||
+            parse_hands(e[i].payload, e[i].index, k, &g[i], why, sizeof why) < 0) {
             fprintf(stderr, "arena: journal.jsonl: %s\n", why);
             rc = -EINVAL;
             goto done;
@@ -536,6 +569,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             rg[i].score[q] = g[i].total[q];
             rg[i].placement[q] = g[i].place[q];
         }
+        rg[i].nhands = g[i].nhands;
+        rg[i].hand = (const int32_t(*)[AR_RANK_MAX_SEATS])g[i].hand;
     }
     ar_rank_opts ro = {.bootstrap = ti->bootstrap, .seed = ti->seed, .prior_games = 1.0};
     ar_rank_result rr;
@@ -579,6 +614,11 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     json_object_set_new(doc, "rho", jnum(rr.rho, 4));
     json_object_set_new(doc, "var_relative", jnum(rr.var_relative, 3));
     json_object_set_new(doc, "var_set_centred", jnum(rr.var_set_centred, 3));
+    json_object_set_new(doc, "effective_games", jnum(rr.effective_games, 1));
+    json_object_set_new(doc, "rho_hand", jnum(rr.rho_hand, 4));
+    json_object_set_new(doc, "var_hand_relative", jnum(rr.var_hand_relative, 3));
+    json_object_set_new(doc, "var_hand_set_centred", jnum(rr.var_hand_set_centred, 3));
+    json_object_set_new(doc, "hands_scored", json_integer(rr.hand_obs / (k ? k : 1)));
     json_t *se = json_array();
     for (int q = 0; q < k; q++)
         json_array_append_new(se, jnum(rr.seat_effect[q], 3));
@@ -790,8 +830,11 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                 printf("\n");
             }
         }
-        printf("duplicate efficiency rho %.2f%s", rr.rho,
-               rr.connected ? "" : "; WARNING: the entrants do not all meet (not connected)");
+        printf("duplicate efficiency rho %.2f per game, %.2f per hand", rr.rho, rr.rho_hand);
+        if (isfinite(rr.effective_games))
+            printf(": these %lld games are worth %.0f independent ones", ngames,
+                   rr.effective_games);
+        printf("%s", rr.connected ? "" : "; WARNING: the entrants do not all meet (not connected)");
         if (ti->sprt)
             printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
                    ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
@@ -807,6 +850,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     free(ff);
     ar_rank_free(&rr);
 done:
+    for (long long i = 0; i < ne; i++)
+        free(g[i].hand);
     free(g);
     free(first);
     free(have);

@@ -170,8 +170,12 @@ int okr_next_hand(okr_game *g, const uint8_t *pack, int n, okr_refusal *why)
         return OKR_EPHASE;
     }
     okr_game next = *g;
-    /* RULES 2.3: the hand's winner deals; nobody out: to the left; gin draw: same dealer */
-    if (g->last.ended == OKR_END_DRAWN)
+    /* RULES 2.3: the hand's winner deals; nobody out: to the left; gin draw: same dealer.
+     * Option dealer=rotate: always to the left, so that the dealer of hand h depends on h
+     * alone and duplicate rotations deal every hand's pack to the same seats. */
+    if (g->rules.dealer == OKR_DEALER_ROTATE)
+        next.dealer = (uint8_t)((g->dealer + 1) % g->players);
+    else if (g->last.ended == OKR_END_DRAWN)
         next.dealer = g->dealer;
     else if (g->last.winner >= 0)
         next.dealer = (uint8_t)g->last.winner;

@@ -21,6 +21,7 @@ typedef struct option {
 static const char *const qs_names[] = {"any", "out_or_pair", "last_card", "never", NULL};
 static const char *const ace_names[] = {"none", "low", "high", "both", NULL};
 static const char *const values_names[] = {"laws", "parlett", "arlington", "german", "gin", NULL};
+static const char *const dealer_names[] = {"winner", "rotate", NULL};
 
 #define U8(f, fam, lo, hi, rule)                                                                   \
     {                                                                                              \
@@ -39,6 +40,7 @@ static const char *const values_names[] = {"laws", "parlett", "arlington", "germ
 static const option options[] = {
     U8(decks, FOR_ALL, 1, 3, "1.5"),
     U8(jokers, FOR_RUMMY, 0, 1, "1.2"),
+    ENUM(dealer, FOR_ALL, 0, 1, "2.3", dealer_names),
     U8(hand_size, FOR_ALL, 3, 20, "2.4"),
     U8(wild_twos, FOR_RUMMY, 0, 1, "1.4"),
     ENUM(ace, FOR_RUMMY, 1, 3, "3.3", ace_names),
@@ -57,7 +59,7 @@ static const option options[] = {
     U16(concealed_bonus, FOR_RUMMY, 0, 1000, "7.3"),
     U16(winner_bonus, FOR_RUMMY, 0, 1000, "7.4"),
     U8(settlement, FOR_RUMMY, 0, 1, "7.6"),
-    U16(target, FOR_ALL, 1, 60000, "7.4"),
+    U16(target, FOR_ALL, 0, 60000, "7.4"),
     U16(max_turns, FOR_ALL, 1, 65535, "4.9"),
     U16(max_hands, FOR_ALL, 1, 65535, "7.7"),
     U8(ace_gin_only, FOR_GIN, 0, 1, "G2"),
@@ -435,11 +437,17 @@ int okr__set_cap(const okr_rules *r)
 int okr__rules_values(const okr_rules *r, uint32_t *out, int cap)
 {
     int n = 0;
+    /* dealer only when it is not the default and last, so that every game under the rule
+     * book's dealer keeps the digest it had before the option existed (recorded digests and
+     * bench_engine's signature stay valid) */
     for (int i = 0; i < N_OPTIONS && n < cap; i++)
-        out[n++] = get(r, &options[i]);
+        if (options[i].offset != offsetof(okr_rules, dealer))
+            out[n++] = get(r, &options[i]);
     if (n + 2 <= cap) { /* what no option sets */
         out[n++] = r->family;
         out[n++] = (uint32_t)(r->min_players | r->max_players << 8);
     }
+    if (r->dealer != OKR_DEALER_WINNER && n < cap)
+        out[n++] = 0x100u | r->dealer;
     return n;
 }

@@ -54,8 +54,8 @@ static void close_hand(okr_game *g)
         g->score[s] += res->score[s];
         g->concealed[s] += res->concealed[s];
         res->total[s] = g->score[s];
-        if (g->score[s] >= g->rules.target)
-            over = 1; /* concealed bonuses do not count toward the target (7.3) */
+        if (g->rules.target && g->score[s] >= g->rules.target)
+            over = 1; /* concealed bonuses do not count toward the target (7.3); 0: none */
     }
     g->phase = OKR_PH_HAND_OVER;
     g->to_act = g->turn_seat;

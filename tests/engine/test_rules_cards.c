@@ -192,7 +192,7 @@ static void test_1_5_unknown_option_and_out_of_range_values(void **state)
     assert_int_equal(okr_rules_set(&r, "qs_discard", "sometimes", &why), OKR_EINVAL);
     assert_string_equal(why.rule, "4.5");
     tk_assert_contains(why.reason, "qs_discard");
-    assert_int_equal(okr_rules_set(&r, "target", "0", &why), OKR_EINVAL);
+    assert_int_equal(okr_rules_set(&r, "target", "60001", &why), OKR_EINVAL);
     assert_string_equal(why.rule, "7.4");
     tk_assert_contains(why.reason, "target");
     assert_int_equal(okr_rules_set(&r, "max_turns", "70000", &why), OKR_EINVAL);
@@ -275,6 +275,120 @@ static void test_2_2_left_is_next_seat(void **state)
     }
     const int want[6] = {0, 1, 2, 0, 1, 2};
     assert_memory_equal(order, want, sizeof want);
+}
+
+/* What the deal of each hand gave: per hand, the dealer, the upcard and every seat's cards. */
+enum { DUP_HANDS = 5 };
+typedef struct dup_deals {
+    int hands;
+    uint8_t dealer[DUP_HANDS], upcard[DUP_HANDS];
+    uint8_t cards[DUP_HANDS][OKR_MAX_PLAYERS][OKR_KINDS];
+    int8_t winner[DUP_HANDS];
+} dup_deals;
+
+/* Play one rotation of a duplicate set: seat s holds slot (s + rot) mod n, even slots play
+ * tk_policy and odd slots a uniformly random legal action, so the winners of the hands
+ * change from one rotation to the next as they do between bots. */
+static void dup_play(const okr_rules *r, int n, int rot, uint64_t seed, dup_deals *d)
+{
+    okr_refusal why;
+    memset(d, 0, sizeof *d);
+    assert_int_equal(okr_game_init(&g1, r, n, seed, NULL, 0, &why), OKR_OK);
+    uint64_t rng = seed * 31 + (uint64_t)rot;
+    for (;;) {
+        int h = d->hands++;
+        d->dealer[h] = g1.dealer;
+        d->upcard[h] = g1.upcard;
+        memcpy(d->cards[h], g1.hand, sizeof d->cards[h]);
+        while (g1.phase != OKR_PH_HAND_OVER && g1.phase != OKR_PH_GAME_OVER) {
+            int k = tk_legal(&g1);
+            okr_action a;
+            if ((g1.to_act + rot) % n % 2 == 0)
+                tk_policy(&g1, &rng, &a);
+            else
+                a = tk_acts[tk_rng(&rng, k)];
+            tk_act(&g1, &a);
+        }
+        d->winner[h] = g1.last.winner >= 0 ? g1.last.winner : g1.last.knocker;
+        if (g1.phase == OKR_PH_GAME_OVER)
+            break;
+        assert_int_equal(okr_next_hand(&g1, NULL, 0, &why), OKR_OK);
+    }
+}
+
+/* RULES 2.3 Decision, option dealer=rotate: hand h of every rotation of a duplicate set deals
+ * the same cards to the same seats (so to the slots rotated exactly as in hand 1), for every
+ * preset and table size, whoever won the earlier hands. Under the rule book's dealer=winner
+ * the same check fails from hand 2 on, which shows that it can. */
+static void test_2_3_dealer_rotate_duplicates_every_hand(void **state)
+{
+    (void)state;
+    static dup_deals base, other;
+    int tables = 0, winners_differ = 0, winner_rule_differs = 0;
+    for (int p = 0; p < 5; p++) {
+        okr_rules r0 = tk_rules(presets[p], "target=0", "max_hands=5", "max_turns=150", NULL);
+        for (int n = 2; n <= r0.max_players; n++) {
+            for (int mode = 0; mode < 2; mode++) {
+                okr_rules r = r0;
+                okr_refusal why;
+                assert_int_equal(okr_rules_set(&r, "dealer", mode ? "winner" : "rotate", &why),
+                                 OKR_OK);
+                if (okr_rules_check(&r, n, &why) != OKR_OK) /* 1.5: 8 players need 3 packs */
+                    assert_int_equal(okr_rules_set(&r, "decks", "3", &why), OKR_OK);
+                uint64_t seed = 1000u + (uint64_t)(p * 10 + n);
+                dup_play(&r, n, 0, seed, &base);
+                assert_int_equal(base.hands, DUP_HANDS); /* target=0: exactly max_hands */
+                for (int rot = 1; rot < n; rot++) {
+                    dup_play(&r, n, rot, seed, &other);
+                    assert_int_equal(other.hands, DUP_HANDS);
+                    int same = 1;
+                    for (int h = 0; h < DUP_HANDS; h++) {
+                        same &= base.dealer[h] == other.dealer[h] &&
+                                base.upcard[h] == other.upcard[h] &&
+                                memcmp(base.cards[h], other.cards[h], sizeof base.cards[h]) == 0;
+                        if (mode == 0) {
+                            assert_int_equal(other.dealer[h], (n - 2 + h + 1) % n);
+                            winners_differ +=
+                                h < DUP_HANDS - 1 && base.winner[h] != other.winner[h];
+                        }
+                    }
+                    if (mode == 0) {
+                        if (!same)
+                            fail_msg("%s, %d players, rotation %d: a hand's deal differs",
+                                     presets[p], n, rot);
+                    } else {
+                        winner_rule_differs += !same;
+                    }
+                }
+                tables += mode == 0;
+            }
+        }
+    }
+    assert_int_equal(tables, 3 + 4 + 7 + 5 + 1); /* every table size of every preset */
+    assert_true(winners_differ > 10);            /* the earlier hands' winners did differ */
+    assert_true(winner_rule_differs > 5); /* and under the winner rule that breaks duplicates */
+}
+
+/* The option's text form and its range (RULES 2.3). */
+static void test_2_3_dealer_option(void **state)
+{
+    (void)state;
+    okr_rules r = tk_rules("gin", NULL);
+    okr_refusal why;
+    assert_int_equal(r.dealer, OKR_DEALER_WINNER); /* every preset: the rule book's default */
+    assert_int_equal(okr_rules_set(&r, "dealer", "rotate", &why), OKR_OK);
+    assert_int_equal(r.dealer, OKR_DEALER_ROTATE);
+    char text[2048];
+    assert_true(okr_rules_format(&r, text, sizeof text) > 0);
+    tk_assert_contains(text, " dealer=rotate ");
+    assert_int_equal(okr_rules_set(&r, "dealer", "left", &why), OKR_EINVAL);
+    assert_string_equal(why.rule, "2.3");
+    tk_assert_contains(why.reason, "dealer: expected one of winner rotate");
+    /* the digest tells the two dealers apart */
+    okr_rules w = tk_rules("gin", NULL);
+    assert_int_equal(okr_game_init(&g1, &r, 2, 5, NULL, 0, &why), OKR_OK);
+    assert_int_equal(okr_game_init(&g2, &w, 2, 5, NULL, 0, &why), OKR_OK);
+    assert_true(okr_digest(&g1) != okr_digest(&g2));
 }
 
 /* RULES 2.3: the first dealer is seat N-1 so seat 0 plays first; the hand's winner deals the
@@ -440,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_2_1_seat_out_of_range_refused),
         cmocka_unit_test(test_2_2_left_is_next_seat),
         cmocka_unit_test(test_2_3_dealer_rotation),
+        cmocka_unit_test(test_2_3_dealer_rotate_duplicates_every_hand),
+        cmocka_unit_test(test_2_3_dealer_option),
         cmocka_unit_test(test_2_4_deal_one_at_a_time_from_left_of_dealer),
         cmocka_unit_test(test_2_5_same_seed_same_game),
     };

@@ -69,4 +69,23 @@ check "... and says how to finish it" grep -q -- "--shard 2/3 --out $TMP/u2 --re
 check "merge refuses a non-empty --out" test $? -eq 2
 "$ARENA" merge "$TMP/ref" --out "$TMP/x6" --quiet 2> "$TMP/e6"
 check "merge refuses a whole tournament's folder" grep -q "not a shard" "$TMP/e6"
+
+# A fixed number of hands (hands = N, rho per hand from the journal's hand scores): the same
+# byte-identity for shards, and for a run killed half way and resumed.
+sed 's/^deals = 4$/deals = 2\nhands = 2/' "$T" > "$TMP/h.tour"
+"$ARENA" tournament "$TMP/h.tour" --out "$TMP/href" --jobs 2 --quiet
+check "hands: unsharded run, rho per hand reported" py "$TMP/href" \
+    "'rho_hand' in r and r['hands_scored'] == 2 * r['games']" "r['config']['hands'] == 2"
+for k in 0 1; do
+    "$ARENA" tournament "$TMP/h.tour" --shard $k/2 --out "$TMP/hs$k" --jobs 2 --quiet
+done
+"$ARENA" merge "$TMP/hs0" "$TMP/hs1" --out "$TMP/hm" > "$TMP/hm.txt"
+check "hands: the table gives rho per game and per hand, and the games' worth" \
+    grep -Eq "rho -?[0-9.]+ per game, -?[0-9.]+ per hand: these 24 games are worth [0-9]+ independent ones" "$TMP/hm.txt"
+check "hands: merged shards byte-identical to the unsharded run" same_outputs "$TMP/href" "$TMP/hm"
+cp -r "$TMP/href" "$TMP/hr"
+rm -f "$TMP/hr/results.json" "$TMP/hr/standings.csv" "$TMP/hr/games.jsonl"
+head -n "$(($(wc -l < "$TMP/href/journal.jsonl") / 2))" "$TMP/href/journal.jsonl" > "$TMP/hr/journal.jsonl"
+"$ARENA" tournament "$TMP/h.tour" --out "$TMP/hr" --jobs 2 --quiet --resume 2>"$TMP/hr.err"
+check "hands: a run cut half way and resumed gives the same outputs" same_outputs "$TMP/href" "$TMP/hr"
 finish

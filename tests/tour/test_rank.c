@@ -792,6 +792,110 @@ static void test_sprt_decides(void **state)
     free(x);
 }
 
+/* Games of a fixed number of hands (`hands = N`): the game's score is the sum of its hands,
+ * and rho per hand groups the residuals by (set, hand, seat). A small gin-like fixture of
+ * 3 sets x 2 rotations x 3 hands, with entrant 0 at seat 0 in rotation 0 and at seat 1 in
+ * rotation 1; everything is recomputed here straight from the definitions in rank.h. */
+enum { HF_SETS = 3, HF_HANDS = 3 };
+static int32_t hf_hand[HF_SETS][2][HF_HANDS][AR_RANK_MAX_SEATS];
+
+static void hf_games(ar_rank_game *g, int with_hands)
+{
+    for (int c = 0; c < HF_SETS; c++)
+        for (int r = 0; r < 2; r++) {
+            ar_rank_game *x = &g[c * 2 + r];
+            memset(x, 0, sizeof *x);
+            x->set = c;
+            x->k = 2;
+            x->entrant[0] = r;
+            x->entrant[1] = 1 - r;
+            for (int h = 0; h < HF_HANDS; h++)
+                for (int s = 0; s < 2; s++)
+                    x->score[s] += hf_hand[c][r][h][s];
+            x->placement[0] = x->score[0] >= x->score[1] ? 1 : 2;
+            x->placement[1] = x->score[1] >= x->score[0] ? 1 : 2;
+            if (with_hands) {
+                x->nhands = HF_HANDS;
+                x->hand = (const int32_t(*)[AR_RANK_MAX_SEATS])hf_hand[c][r];
+            }
+        }
+}
+
+static void test_hands_fixture(void **state)
+{
+    (void)state;
+    /* the cards of hand h in set c give seat 0 `luck`; entrant 0 plays 4 points better */
+    const int luck[HF_SETS][HF_HANDS] = {{10, -6, 3}, {-2, 8, 5}, {7, 1, -9}};
+    const int noise[HF_SETS][2][HF_HANDS] = {
+        {{1, 0, -2}, {0, 2, 1}}, {{-1, 1, 0}, {2, -2, 1}}, {{0, 3, -1}, {1, 0, -3}}};
+    for (int c = 0; c < HF_SETS; c++)
+        for (int r = 0; r < 2; r++)
+            for (int h = 0; h < HF_HANDS; h++) {
+                int skill = r == 0 ? 4 : -4; /* seat 0's skill edge: entrant 0 sits there in r0 */
+                hf_hand[c][r][h][0] = luck[c][h] + skill + noise[c][r][h];
+                hf_hand[c][r][h][1] = 0;
+            }
+    ar_rank_game g[HF_SETS * 2];
+    hf_games(g, 1);
+    ar_rank_opts o = {.bootstrap = 0, .seed = 1, .prior_games = 1.0};
+    ar_rank_result r;
+    char err[256];
+    assert_int_equal(ar_rank_fit(g, HF_SETS * 2, 2, &o, &r, err, sizeof err), 0);
+
+    /* the score rating: half the mean difference per game, from the summed hands */
+    double diff = 0;
+    for (int c = 0; c < HF_SETS; c++)
+        for (int rot = 0; rot < 2; rot++)
+            for (int h = 0; h < HF_HANDS; h++) {
+                double d = hf_hand[c][rot][h][0] - hf_hand[c][rot][h][1];
+                diff += rot == 0 ? d : -d; /* entrant 0 minus entrant 1 */
+            }
+    double theta0 = diff / (HF_SETS * 2) / 2;
+    assert_true(fabs(r.entry[0].score - theta0) < 1e-9);
+    assert_true(fabs(r.entry[1].score + theta0) < 1e-9);
+
+    /* rho per hand: residual = relative hand score - prediction / hands; groups (set, h, s) */
+    double ss = 0, within = 0;
+    long long nobs = 0, dof = 0;
+    for (int c = 0; c < HF_SETS; c++)
+        for (int h = 0; h < HF_HANDS; h++)
+            for (int s = 0; s < 2; s++) {
+                double e[2];
+                for (int rot = 0; rot < 2; rot++) {
+                    const int32_t *x = hf_hand[c][rot][h];
+                    int ent = s == 0 ? rot : 1 - rot;
+                    double pred = ent == 0 ? theta0 : -theta0;
+                    e[rot] = (x[s] - (x[0] + x[1]) / 2.0) - pred / HF_HANDS;
+                    ss += e[rot] * e[rot];
+                    nobs++;
+                }
+                double m = (e[0] + e[1]) / 2;
+                within += (e[0] - m) * (e[0] - m) + (e[1] - m) * (e[1] - m);
+                dof += 1;
+            }
+    double rho_hand = 1 - (within / (double)dof) / (ss / (double)nobs);
+    assert_int_equal(r.hand_obs, nobs);
+    assert_true(fabs(r.rho_hand - rho_hand) < 1e-9);
+    assert_true(r.rho_hand > 0.8); /* the luck terms dominate and are shared by the rotations */
+    assert_true(fabs(r.effective_games - HF_SETS * 2 / (1 - r.rho)) < 1e-9);
+    ar_rank_free(&r);
+
+    /* the same games without hand scores: the same ratings and rho, no rho per hand */
+    ar_rank_game plain[HF_SETS * 2];
+    hf_games(plain, 0);
+    ar_rank_result q;
+    assert_int_equal(ar_rank_fit(plain, HF_SETS * 2, 2, &o, &q, err, sizeof err), 0);
+    assert_true(fabs(q.entry[0].score - theta0) < 1e-9);
+    assert_true(isnan(q.rho_hand));
+    assert_int_equal(q.hand_obs, 0);
+    ar_rank_free(&q);
+
+    /* a count of hands without their scores is bad input */
+    plain[2].nhands = 2;
+    assert_int_equal(ar_rank_fit(plain, HF_SETS * 2, 2, &o, &q, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "hands without scores"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -812,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sprt_llr_bounds),
         cmocka_unit_test(test_sprt_decides),
+        cmocka_unit_test(test_hands_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,6 +217,44 @@ static void test_defaults(void **state)
     assert_int_equal(t.sprt, 0);
     assert_true(t.sprt_alpha == 0.05 && t.sprt_beta == 0.05);
     assert_int_equal(t.rules.family, OKR_FAMILY_GIN);
+    /* duplicate play: the dealer rotates (RULES 2.3 Decision), games go to the target */
+    assert_int_equal(t.rules.dealer, OKR_DEALER_ROTATE);
+    assert_non_null(strstr(t.rules_text, " dealer=rotate "));
+    assert_int_equal(t.hands, 0);
+    assert_int_equal(t.rules.target, 100);
+    ar_tour_free(&t);
+}
+
+/* `hands = N`: N hands per game, summed (target 0, max_hands N, no winner's bonus or
+ * settlement); `rule = dealer=winner` keeps the rule book's dealer where hands are not set. */
+static void test_hands(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], err[512];
+    write_text("hands.tour",
+               "[tournament]\nrules = laws\nseats = 3\nhands = 6\n"
+               "[entrant a]\ncommand = @random\n[entrant b]\ncommand = @greedy\n"
+               "[entrant c]\ncommand = @greedy\n",
+               path, sizeof path);
+    ar_tour t;
+    if (ar_tour_load(path, &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(t.hands, 6);
+    assert_int_equal(t.rules.dealer, OKR_DEALER_ROTATE);
+    assert_int_equal(t.rules.target, 0);
+    assert_int_equal(t.rules.max_hands, 6);
+    assert_int_equal(t.rules.winner_bonus, 0);
+    assert_int_equal(t.rules.settlement, 0);
+    assert_non_null(strstr(t.rules_text, "target=0"));
+    ar_tour_free(&t);
+
+    write_text("winner.tour",
+               "[tournament]\nrules = gin\nseats = 2\nrule = dealer = winner\n"
+               "[entrant a]\ncommand = @random\n[entrant b]\ncommand = @greedy\n",
+               path, sizeof path);
+    if (ar_tour_load(path, &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(t.rules.dealer, OKR_DEALER_WINNER);
     ar_tour_free(&t);
 }
 
@@ -604,10 +642,15 @@ static void test_feeds_schedule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_file),      cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_bad_files),      cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_files_key),      cmocka_unit_test(test_relative_commands),
-        cmocka_unit_test(test_near_misses),    cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_good_file),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_hands),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_files_key),
+        cmocka_unit_test(test_relative_commands),
+        cmocka_unit_test(test_near_misses),
+        cmocka_unit_test(test_not_text),
         cmocka_unit_test(test_feeds_schedule),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

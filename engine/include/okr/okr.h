@@ -61,6 +61,12 @@ enum {
 enum { OKR_FAMILY_RUMMY = 0, OKR_FAMILY_GIN = 1 };
 enum { OKR_QS_ANY = 0, OKR_QS_OUT_OR_PAIR, OKR_QS_LAST_CARD, OKR_QS_NEVER };
 enum { OKR_ACE_LOW = 1, OKR_ACE_HIGH = 2, OKR_ACE_BOTH = 3 };
+/* Who deals the next hand (option `dealer`, RULES 2.3). WINNER: the rule book's default (the
+ * hand's winner; nobody out: to the left; gin draw: the same dealer). ROTATE: the deal passes
+ * to the left after every hand, whatever happened, so hand h is always dealt by seat
+ * (players - 2 + h) mod players: the arena's Decision for duplicate play, where hand h of every
+ * seat rotation must give its pack to the same seats (docs/rules.md). */
+enum { OKR_DEALER_WINNER = 0, OKR_DEALER_ROTATE = 1 };
 enum {
     OKR_VALUES_LAWS = 0,
     OKR_VALUES_PARLETT,
@@ -96,13 +102,14 @@ typedef struct okr_rules {
     uint16_t concealed_bonus; /* RULES 7.3; 0 = none */
     uint16_t winner_bonus;    /* RULES 7.4 */
     uint8_t settlement;       /* laws settlement of final totals (RULES 7.6) */
-    uint16_t target;          /* game target (RULES 7.4, G8) */
+    uint16_t target;          /* game target (RULES 7.4, G8); 0 = none: max_hands hands */
     uint16_t max_turns;       /* safety cap per hand (RULES 4.9) */
     uint16_t max_hands;       /* safety cap per game (RULES 7.7) */
     uint8_t ace_gin_only;     /* gin: ace upcard means only gin ends the hand (G2) */
     uint8_t spade_double;     /* gin: spade upcard doubles the hand score (G2) */
     uint16_t gin_bonus;       /* gin: G7 */
     uint16_t undercut_bonus;  /* gin: G7 */
+    uint8_t dealer;           /* OKR_DEALER_*: who deals the next hand (RULES 2.3) */
 } okr_rules;
 
 /* Fill *r with a preset: "laws", "parlett", "arlington", "german", "gin". OKR_EINVAL if the
