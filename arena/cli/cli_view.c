@@ -230,8 +230,8 @@ int ar_replay_html_main(int argc, char **argv)
         }
         free(base);
     } else {
-        rc = write_pages(record, dir, stem, mode, is_dir ? av_folder_clocks(file) : (av_clocks){0, 0},
-                         NULL, quiet);
+        rc = write_pages(record, dir, stem, mode,
+                         is_dir ? av_folder_clocks(file) : (av_clocks){0, 0}, NULL, quiet);
     }
     free(dir);
     free(stem);
@@ -243,21 +243,22 @@ int ar_replay_html_main(int argc, char **argv)
 
 void ar_report_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: arena report DIR [--format text|md|html|json] [-o FILE] [--replays N|all|none]\n"
-            "  The results of a match's, tournament's or merge's folder DIR, from the files\n"
-            "  in it (results.json, games.jsonl, timings.jsonl):\n"
-            "  text, md     a block to paste into a pull request or an issue: score and\n"
-            "               win-Elo with intervals, rank interval, p>next, games and sets, rho,\n"
-            "               SPRT state, verdicts (default: text on stdout)\n"
-            "  html         one self-contained page: standings, forest plot, pairwise matrix,\n"
-            "               crosstable, verdicts and timing, the games with links to their\n"
-            "               replays, how to read it (default -o DIR/report.html)\n"
-            "  json         the numbers of every table, as the html shows them\n"
-            "  -o FILE      where to write (the format follows a .html .md .json name)\n"
-            "  --replays N  html: write the replay pages of the first N games into\n"
-            "               DIR/replays (referee's and every seat's; default 300; all, none)\n"
-            "  Pages: docs/report.md. Exit: 0 written, 1 unreadable folder, 2 bad command line.\n");
+    fprintf(
+        out,
+        "usage: arena report DIR [--format text|md|html|json] [-o FILE] [--replays N|all|none]\n"
+        "  The results of a match's, tournament's or merge's folder DIR, from the files\n"
+        "  in it (results.json, games.jsonl, timings.jsonl):\n"
+        "  text, md     a block to paste into a pull request or an issue: score and\n"
+        "               win-Elo with intervals, rank interval, p>next, games and sets, rho,\n"
+        "               SPRT state, verdicts (default: text on stdout)\n"
+        "  html         one self-contained page: standings, forest plot, pairwise matrix,\n"
+        "               crosstable, verdicts and timing, the games with links to their\n"
+        "               replays, how to read it (default -o DIR/report.html)\n"
+        "  json         the numbers of every table, as the html shows them\n"
+        "  -o FILE      where to write (the format follows a .html .md .json name)\n"
+        "  --replays N  html: write the replay pages of the first N games into\n"
+        "               DIR/replays (referee's and every seat's; default 300; all, none)\n"
+        "  Pages: docs/report.md. Exit: 0 written, 1 unreadable folder, 2 bad command line.\n");
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -306,11 +307,13 @@ int ar_report_main(int argc, char **argv)
         ar_report_usage(stderr);
         return AR_EXIT_USAGE;
     }
-    av_report_opts o = {AV_FMT_TEXT, NULL, 2000, "logs"};
+    av_report_opts o = {AV_FMT_TEXT, NULL, NULL, 2000, "logs"};
+    char rdir[4096];
     if (!fmt && out)
-        fmt = ends_with(out, ".html") ? "html" : ends_with(out, ".md") ? "md"
-              : ends_with(out, ".json")                                ? "json"
-                                                                       : "text";
+        fmt = ends_with(out, ".html")   ? "html"
+              : ends_with(out, ".md")   ? "md"
+              : ends_with(out, ".json") ? "json"
+                                        : "text";
     if (!fmt || strcmp(fmt, "text") == 0)
         o.format = AV_FMT_TEXT;
     else if (strcmp(fmt, "md") == 0)
@@ -332,7 +335,7 @@ int ar_report_main(int argc, char **argv)
         /* the replay pages the report links, next to the report */
         char *pdir, *pstem;
         split_page(out, &pdir, &pstem);
-        char rdir[4096], games[4096];
+        char games[4096];
         snprintf(rdir, sizeof rdir, "%s/replays", pdir);
         snprintf(games, sizeof games, "%s/games.jsonl", dir);
         free(pdir);
@@ -364,6 +367,7 @@ int ar_report_main(int argc, char **argv)
         if (g)
             fclose(g);
         o.replays = "replays";
+        o.replays_fs = rdir;
     }
     FILE *f = stdout;
     char tmp[4200];

@@ -120,8 +120,8 @@ static json_t *melds_json(const okr_meld *melds, int n)
         sbuf b = {.n = 0};
         meld_text(&b, &melds[i]);
         b.s[b.n] = '\0';
-        json_array_append_new(a, json_pack("[iss]", melds[i].owner,
-                                           ar_meld_type_name(melds[i].type), b.s));
+        json_array_append_new(
+            a, json_pack("[iss]", melds[i].owner, ar_meld_type_name(melds[i].type), b.s));
     }
     return a;
 }
@@ -198,8 +198,7 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
         break;
     case OKR_A_TAKE:
     case OKR_A_CLAIM:
-        sb_put(b, "%s %s", a->type == OKR_A_CLAIM ? "claims" : "takes",
-               okr_card_str(ev->card, c));
+        sb_put(b, "%s %s", a->type == OKR_A_CLAIM ? "claims" : "takes", okr_card_str(ev->card, c));
         if (ev->taken > 0)
             sb_put(b, " and %d more card%s of the pile to the hand", ev->taken,
                    ev->taken == 1 ? "" : "s");
@@ -340,15 +339,15 @@ static int on_hand_end(rp *r, json_t *j)
     json_object_set_new(f, "txt", json_string(t));
     json_t *rows = json_array();
     for (int s = 0; s < r->players; s++)
-        json_array_append_new(rows, json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded",
-                                              h->melded[s], "debit", h->debit[s], "out",
-                                              h->out_bonus[s], "concealed", h->concealed[s],
-                                              "deadwood", h->deadwood[s], "score", h->score[s],
-                                              "total", h->total[s]));
+        json_array_append_new(rows,
+                              json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded", h->melded[s],
+                                        "debit", h->debit[s], "out", h->out_bonus[s], "concealed",
+                                        h->concealed[s], "deadwood", h->deadwood[s], "score",
+                                        h->score[s], "total", h->total[s]));
     json_object_set_new(f, "end",
-                        json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended),
-                                  "winner", h->winner, "knocker", h->knocker, "rows", rows,
-                                  "gin", r->rules.family == OKR_FAMILY_GIN));
+                        json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
+                                  h->winner, "knocker", h->knocker, "rows", rows, "gin",
+                                  r->rules.family == OKR_FAMILY_GIN));
     add_mark(f, "h");
     return 0;
 }
@@ -382,10 +381,11 @@ static int on_result(rp *r, json_t *j)
     const okr_game *g = &r->g;
     int completed = json_is_true(json_object_get(j, "completed"));
     json_t *fin = json_object_get(j, "final_total");
-    if (completed && (g->phase != OKR_PH_GAME_OVER ||
-                      !ints_equal(fin, g->result.final_total, r->players)))
+    if (completed &&
+        (g->phase != OKR_PH_GAME_OVER || !ints_equal(fin, g->result.final_total, r->players)))
         return fail(r, "the record's final totals differ from the engine's");
-    json_t *f = table_frame(r, "over", g->phase == OKR_PH_HAND_OVER || g->phase == OKR_PH_GAME_OVER);
+    json_t *f =
+        table_frame(r, "over", g->phase == OKR_PH_HAND_OVER || g->phase == OKR_PH_GAME_OVER);
     json_t *res = json_object();
     json_object_set_new(res, "completed", json_boolean(completed));
     json_object_set(res, "final", fin ? fin : json_null());
@@ -398,8 +398,8 @@ static int on_result(rp *r, json_t *j)
         json_object_set_new(res, "settle", ar_json_ints(g->result.settlement, r->players));
     }
     json_object_set_new(f, "res", res);
-    json_object_set_new(f, "txt", json_string(completed ? "the game is over"
-                                                        : "the game stopped: forfeited"));
+    json_object_set_new(
+        f, "txt", json_string(completed ? "the game is over" : "the game stopped: forfeited"));
     add_mark(f, "h");
     return 0;
 }
@@ -461,9 +461,9 @@ static int on_header(rp *r, json_t *h)
         json_object_set_new(m, "options", json_string(jstr(h, "options")));
     }
     if (r->o->clocks.bank_ms > 0)
-        json_object_set_new(m, "clocks", json_pack("{s:f,s:f}", "decision",
-                                                   r->o->clocks.decision_ms, "bank",
-                                                   r->o->clocks.bank_ms));
+        json_object_set_new(m, "clocks",
+                            json_pack("{s:f,s:f}", "decision", r->o->clocks.decision_ms, "bank",
+                                      r->o->clocks.bank_ms));
     json_t *f = table_frame(r, "deal", 0);
     json_object_set_new(f, "txt", json_string("hand 1 is dealt"));
     return 0;
@@ -561,8 +561,8 @@ static json_t *views(const rp *r)
     for (int s = 0; s < r->players; s++) {
         snprintf(href, sizeof href, "%s.seat%d.html", base, s);
         snprintf(label, sizeof label, "Seat %d: %s", s, r->names[s]);
-        json_array_append_new(v, json_pack("{s:s,s:s,s:b}", "label", label, "href", href, "on",
-                                           r->o->seat == s));
+        json_array_append_new(
+            v, json_pack("{s:s,s:s,s:b}", "label", label, "href", href, "on", r->o->seat == s));
     }
     return v;
 }

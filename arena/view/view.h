@@ -21,10 +21,10 @@ typedef struct av_clocks {
 } av_clocks;
 
 typedef struct av_replay_opts {
-    int seat;            /* AV_SPECTATOR: every hand; else only what this seat knew (RULES 8.3) */
-    const char *base;    /* file name stem of the sibling views ("m1-d0-r0"): the page links
-                            base.html and base.seatK.html; NULL: no links */
-    const char *back;    /* a link back to the report ("../report.html"), or NULL */
+    int seat;         /* AV_SPECTATOR: every hand; else only what this seat knew (RULES 8.3) */
+    const char *base; /* file name stem of the sibling views ("m1-d0-r0"): the page links
+                         base.html and base.seatK.html; NULL: no links */
+    const char *back; /* a link back to the report ("../report.html"), or NULL */
     av_clocks clocks;
 } av_replay_opts;
 
@@ -41,11 +41,13 @@ av_clocks av_folder_clocks(const char *dir);
 enum { AV_FMT_TEXT = 0, AV_FMT_MD, AV_FMT_HTML, AV_FMT_JSON };
 
 typedef struct av_report_opts {
-    int format;            /* AV_FMT_* */
-    const char *replays;   /* html: folder of the replay pages, relative to the report
-                              ("replays"), or NULL for no links */
-    long long max_games;   /* html: games listed (the rest are counted, not listed) */
-    const char *log_dir;   /* html: the logs folder relative to the report ("logs"), or NULL */
+    int format;             /* AV_FMT_* */
+    const char *replays;    /* html: folder of the replay pages, relative to the report
+                               ("replays"), or NULL for no links */
+    const char *replays_fs; /* the same folder as this process finds it: a game is linked
+                               only if its page is there */
+    long long max_games;    /* html: games listed (the rest are counted, not listed) */
+    const char *log_dir;    /* html: the logs folder relative to the report ("logs"), or NULL */
 } av_report_opts;
 
 /* Write the report of folder dir (results.json, games.jsonl, timings.jsonl) to out. Returns
