@@ -292,7 +292,17 @@ static int on_action(rp *r, json_t *j)
     json_t *f = table_frame(r, "act", 0);
     json_object_set_new(f, "a", json_integer(seat));
     json_object_set_new(f, "txt", json_string(b.s));
-    json_object_set_new(f, "note", json_string(text));
+    if (r->o->seat >= 0 && seat != r->o->seat && a.type == OKR_A_KNOCK && strchr(text, '|')) {
+        /* the other seats learn a knock's melds only with the hand's end (the protocol's
+         * event says "knock QS"): keep the notation up to the arrangement */
+        char pub[64];
+        snprintf(pub, sizeof pub, "%.*s", (int)(strchr(text, '|') - text), text);
+        for (size_t k = strlen(pub); k > 0 && pub[k - 1] == ' '; k--)
+            pub[k - 1] = '\0';
+        json_object_set_new(f, "note", json_string(pub));
+    } else {
+        json_object_set_new(f, "note", json_string(text));
+    }
     if (json_is_number(ms) && json_number_value(ms) >= 0)
         json_object_set_new(f, "ms", json_real(json_number_value(ms)));
     const char *sub = jstr(j, "substituted");
@@ -586,7 +596,9 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
         fclose(in);
     }
     if (rc == 0) {
-        if (o->base)
+        /* the sibling pages are named after the game id, which names the seed: only the
+         * referee's page links them */
+        if (o->base && o->seat == AV_SPECTATOR)
             json_object_set_new(r->meta, "views", views(r));
         if (o->back)
             json_object_set_new(r->meta, "back", json_string(o->back));
