@@ -13,7 +13,7 @@
   var SUITS = { c: ['\u2663', 'black'], d: ['\u2666', 'red'], h: ['\u2665', 'red'], s: ['\u2660', 'black'] };
   var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32];
   var JOKER = 'jk'; /* compared in lower case: this script names no card, as the tests check */
-  var cur = 0, speed = 2, timer = null;
+  var cur = 0, speed = 2, timer = null, hashTimer = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, cls, text) {
@@ -87,10 +87,15 @@
     });
   }
 
+  /* a seat's box is redrawn only when what it shows changed: a step changes one or two */
+  var seatKeys = [];
+
   function drawSeats(f) {
     var box = $('seats');
-    box.textContent = '';
     for (var s = 0; s < data.players; s++) {
+      var key = JSON.stringify([f.to === s, f.sc[s], f.hn[s], f.hs[s], f.clk[s], f.ml.map(function (m, k) { return m[0] === s ? k + m[2] : ''; })]);
+      if (seatKeys[s] === key && box.children[s]) continue;
+      seatKeys[s] = key;
       var d = el('div', 'box seat' + (f.to === s ? ' turn' : ''));
       d.setAttribute('data-seat', s);
       var head = el('div', 'head');
@@ -122,12 +127,16 @@
         melds.appendChild(row);
       });
       d.appendChild(melds);
-      box.appendChild(d);
+      if (box.children[s]) box.replaceChild(d, box.children[s]); else box.appendChild(d);
     }
   }
 
+  var pileKey = null;
+
   function drawCentre(f) {
     $('stock').textContent = f.st;
+    if (pileKey === f.pile) return;
+    pileKey = f.pile;
     var pile = cardsEl(f.pile);
     pile.id = 'pile';
     if (pile.lastChild) { pile.lastChild.classList.add('top'); pile.lastChild.title = 'top of the pile'; }
@@ -227,9 +236,13 @@
     li.classList.add('cur');
     if (li.offsetTop < log.scrollTop || li.offsetTop > log.scrollTop + log.clientHeight - 20)
       log.scrollTop = li.offsetTop - log.clientHeight / 2;
-    try { history.replaceState(null, '', '#n=' + cur); } catch (e) { /* some file:// hosts refuse */ }
     /* the other views open at the same step */
-    document.querySelectorAll('#views a[data-href]').forEach(function (a) { a.href = a.getAttribute('data-href') + '#n=' + cur; });
+    for (var v = 0; v < viewLinks.length; v++) viewLinks[v].href = viewLinks[v].getAttribute('data-href') + '#n=' + cur;
+    /* the address follows once stepping pauses: writing it costs more than drawing a step */
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(function () {
+      try { history.replaceState(null, '', '#n=' + cur); } catch (e) { /* some file:// hosts refuse */ }
+    }, 150);
     document.body.setAttribute('data-step', cur);
   }
 
@@ -271,6 +284,7 @@
   }
 
   header();
+  var viewLinks = document.querySelectorAll('#views a[data-href]');
   SPEEDS.forEach(function (s, k) { var o = el('option', '', s + '\u00d7'); o.value = k; $('speed').appendChild(o); });
   $('speed').value = speed;
   $('speed').addEventListener('change', function () { setSpeed(parseInt(this.value, 10)); });
