@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "okr/okr.h"
 #include "util/util.h"
 #include "view.h"
 
@@ -48,10 +49,19 @@ typedef struct rep {
     int complete, connected;
     double rho; /* NAN: none */
     int n;
-    entrant *e;         /* in rank order */
-    json_t *cross;      /* cross_table or NULL */
-    json_t *sprt;       /* or NULL */
-    json_t *games_list; /* array of games.jsonl objects */
+    entrant *e;          /* in rank order */
+    json_t *cross;       /* cross_table or NULL */
+    json_t *sprt;        /* or NULL */
+    json_t *games_list;  /* the games.jsonl objects listed (the first max_games) */
+    long long max_games; /* how many to keep; -1: all */
+    long long ngames;    /* lines of games.jsonl */
+    /* every game, small: by game index, the entrant and decisions of each seat (timings) */
+    struct gmin {
+        int8_t entrant[OKR_MAX_PLAYERS];
+        int32_t decisions[OKR_MAX_PLAYERS];
+        int8_t timed; /* its timings line was counted (a resumed run may write two) */
+    } * gm;
+    long long gm_n;
     char *err;
     size_t cap;
 } rep;
@@ -102,7 +112,30 @@ static int read_games(rep *r)
             rc = fail(r, "%s:%ld: not a JSON object", path, line);
             break;
         }
-        json_array_append_new(r->games_list, j);
+        r->ngames++;
+        /* a tournament of 10^5 games is read in one pass, keeping only what is shown */
+        json_int_t gi = json_integer_value(json_object_get(j, "game"));
+        if (gi >= 0 && gi < (1 << 26)) {
+            if (gi >= r->gm_n) {
+                long long n = r->gm_n ? r->gm_n : 1024;
+                while (n <= gi)
+                    n *= 2;
+                r->gm = ar_xrealloc(r->gm, (size_t)n * sizeof *r->gm);
+                memset(r->gm + r->gm_n, -1, (size_t)(n - r->gm_n) * sizeof *r->gm);
+                r->gm_n = n;
+            }
+            json_t *seating = json_object_get(j, "seating"), *dec = json_object_get(j, "decisions");
+            for (size_t s = 0; s < OKR_MAX_PLAYERS; s++) {
+                r->gm[gi].entrant[s] = s < json_array_size(seating)
+                                           ? (int8_t)json_integer_value(json_array_get(seating, s))
+                                           : -1;
+                r->gm[gi].decisions[s] = (int32_t)json_integer_value(json_array_get(dec, s));
+            }
+        }
+        if (r->max_games < 0 || (long long)json_array_size(r->games_list) < r->max_games)
+            json_array_append_new(r->games_list, j);
+        else
+            json_decref(j);
     }
     free(buf);
     fclose(f);
@@ -117,23 +150,16 @@ static void read_timings(rep *r)
     FILE *f = fopen(path, "r");
     if (!f)
         return;
-    /* games.jsonl in game order: index -> seating */
-    size_t ng = json_array_size(r->games_list);
     char *buf = NULL;
     size_t cap = 0;
     while (getline(&buf, &cap, f) >= 0) {
         json_t *t = json_loads(buf, 0, NULL);
         json_int_t gi = json_integer_value(json_object_get(t, "game"));
-        json_t *g = NULL;
-        /* games.jsonl is sorted by game index; most folders hold every game from 0 */
-        if (gi >= 0 && (size_t)gi < ng &&
-            json_integer_value(
-                json_object_get(json_array_get(r->games_list, (size_t)gi), "game")) == gi)
-            g = json_array_get(r->games_list, (size_t)gi);
-        json_t *seating = json_object_get(g, "seating");
-        json_t *dec = json_object_get(g, "decisions");
-        for (size_t s = 0; g && s < json_array_size(seating); s++) {
-            int ent = (int)json_integer_value(json_array_get(seating, s));
+        struct gmin *g = gi >= 0 && gi < r->gm_n && r->gm[gi].timed < 0 ? &r->gm[gi] : NULL;
+        if (g)
+            g->timed = 1;
+        for (int s = 0; g && s < OKR_MAX_PLAYERS && g->entrant[s] >= 0; s++) {
+            int ent = g->entrant[s];
             for (int i = 0; i < r->n; i++) {
                 if (r->e[i].index != ent)
                     continue;
@@ -143,7 +169,7 @@ static void read_timings(rep *r)
                     r->e[i].wall_ms += w;
                 if (!isnan(m) && m > r->e[i].max_ms)
                     r->e[i].max_ms = m;
-                r->e[i].decisions += json_integer_value(json_array_get(dec, s));
+                r->e[i].decisions += g->decisions[s];
                 r->e[i].timed_games++;
             }
         }
@@ -287,9 +313,10 @@ static int load(rep *r)
     if (!json_is_object(r->results))
         return fail(r, "%s:1: not a JSON object", path);
     int rc = json_object_get(r->results, "standings") ? read_tournament(r) : read_match(r);
-    if (rc == 0)
+    /* the text and md blocks show no game and no timing: results.json is all they need */
+    if (rc == 0 && r->max_games != 0)
         rc = read_games(r);
-    if (rc == 0 && r->tournament)
+    if (rc == 0 && r->tournament && r->max_games != 0)
         read_timings(r);
     return rc;
 }
@@ -475,6 +502,7 @@ static json_t *model_json(const rep *r)
         json_object_set(j, "sprt", r->sprt);
     json_object_set_new(j, "games_listed",
                         json_integer((json_int_t)json_array_size(r->games_list)));
+    json_object_set_new(j, "games_in_folder", json_integer(r->ngames));
     return j;
 }
 
@@ -874,6 +902,7 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     r.dir = dir;
     r.err = err;
     r.cap = cap;
+    r.max_games = o->format == AV_FMT_HTML || o->format == AV_FMT_JSON ? o->max_games : 0;
     int rc = load(&r);
     if (rc == 0) {
         if (o->format == AV_FMT_TEXT || o->format == AV_FMT_MD) {
@@ -894,6 +923,7 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     }
     json_decref(r.results);
     json_decref(r.games_list);
+    free(r.gm);
     free(r.e);
     return rc;
 }
