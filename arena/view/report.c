@@ -518,6 +518,24 @@ static void h(FILE *out, const char *s)
     av_html_text(out, s);
 }
 
+/* Open a link to game g's replay page if it was written (the page is there); returns 1 if
+ * a link was opened (the caller closes it). */
+static int replay_link(FILE *out, const av_report_opts *o, json_t *g)
+{
+    const char *id = str(g, "game_id", "");
+    if (!o->replays || !o->replays_fs || !json_object_get(g, "record") || !id[0] || strchr(id, '/'))
+        return 0;
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s.html", o->replays_fs, id);
+    if (stat(p, &st) != 0)
+        return 0;
+    fprintf(out, "<a href=\"%s/", o->replays);
+    av_html_text(out, id);
+    fputs(".html\">", out);
+    return 1;
+}
+
 /* the forest plot: each entrant's rating with its 95% interval, one row each, as SVG */
 static void forest(FILE *out, const rep *r, int elo)
 {
@@ -766,20 +784,10 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
     for (long long i = 0; i < shown; i++) {
         json_t *g = json_array_get(r->games_list, (size_t)i);
         const char *id = str(g, "game_id", "?");
+        json_t *gi = json_object_get(g, "game"); /* a match's games.jsonl says "index" */
         fprintf(out, "<tr><td>%lld</td><td class=\"l\">",
-                (long long)json_integer_value(json_object_get(g, "game")));
-        int linked = 0;
-        if (o->replays && o->replays_fs && json_object_get(g, "record")) {
-            char p[4096];
-            struct stat st;
-            snprintf(p, sizeof p, "%s/%s.html", o->replays_fs, id);
-            linked = !strchr(id, '/') && stat(p, &st) == 0;
-        }
-        if (linked) {
-            fprintf(out, "<a href=\"%s/", o->replays);
-            h(out, id);
-            fputs(".html\">", out);
-        }
+                (long long)json_integer_value(gi ? gi : json_object_get(g, "index")));
+        int linked = replay_link(out, o, g);
         h(out, id);
         fputs(linked ? "</a>" : "", out);
         fputs("</td><td class=\"l\">", out);
@@ -816,6 +824,112 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
+}
+
+/* A duplicate set: its games in rotation order, and how far apart the scores of the same
+ * cards went (the largest difference, over hands and seats, between two rotations). */
+typedef struct dset {
+    long long key; /* the set (tournament) or deal (match) */
+    json_t *g[OKR_MAX_PLAYERS];
+    int n;
+    long long spread;
+} dset;
+
+static int by_spread(const void *a, const void *b)
+{
+    const dset *x = a, *y = b;
+    return (y->spread > x->spread) - (y->spread < x->spread);
+}
+
+static long long hand_score(json_t *g, size_t h, size_t seat)
+{
+    return json_integer_value(
+        json_array_get(json_array_get(json_object_get(g, "hand_scores"), h), seat));
+}
+
+/* The first hand of every rotation of a deal gives each seat the same cards (it is dealt from
+ * the deal's seed); only who sits there changes. Later hands are dealt by the last winner
+ * (RULES 2.3), so their cards differ between rotations and are not compared. Side by side, the
+ * rotations show what each entrant made of the same cards. From games.jsonl alone. */
+static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
+{
+    size_t n = json_array_size(r->games_list);
+    dset *sets = ar_xcalloc(n + 1, sizeof *sets);
+    int ns = 0;
+    const char *key = r->tournament ? "set" : "deal";
+    for (size_t i = 0; i < n; i++) {
+        json_t *g = json_array_get(r->games_list, i);
+        json_int_t k = json_integer_value(json_object_get(g, key));
+        int rot = (int)json_integer_value(json_object_get(g, "rotation"));
+        if (rot < 0 || rot >= OKR_MAX_PLAYERS)
+            continue;
+        /* games.jsonl is in game order, so a set's games are next to each other */
+        if (ns == 0 || sets[ns - 1].key != k) {
+            sets[ns].key = k;
+            ns++;
+        }
+        dset *d = &sets[ns - 1];
+        if (!d->g[rot])
+            d->g[rot] = g;
+        if (rot + 1 > d->n)
+            d->n = rot + 1;
+    }
+    for (int i = 0; i < ns; i++) {
+        dset *d = &sets[i];
+        for (int a = 0; a < d->n; a++)
+            for (int b = 0; b < d->n; b++)
+                for (int s = 0; d->g[a] && d->g[b] && s < r->seats &&
+                                json_array_size(json_object_get(d->g[a], "hand_scores")) &&
+                                json_array_size(json_object_get(d->g[b], "hand_scores"));
+                     s++) {
+                    long long x =
+                        hand_score(d->g[a], 0, (size_t)s) - hand_score(d->g[b], 0, (size_t)s);
+                    if (x > d->spread)
+                        d->spread = x;
+                }
+    }
+    qsort(sets, (size_t)ns, sizeof *sets, by_spread);
+    int shown = ns < 6 ? ns : 6;
+    fprintf(out,
+            "<h2 id=\"dupsets\">Duplicate sets: the same cards in other hands</h2>\n<p "
+            "class=\"meta\">In every rotation of a deal, seat <i>s</i> gets the same cards in the "
+            "first hand; only who sits there changes (later hands are dealt by the last winner, so "
+            "their cards differ). Each line of a cell is one rotation: the entrant with those "
+            "cards, its score for the first hand and, in brackets, its final total. The %d sets "
+            "(of the %d listed) where the same cards scored furthest apart:</p>\n",
+            shown, ns);
+    for (int i = 0; i < shown; i++) {
+        dset *d = &sets[i];
+        fprintf(out, "<h3>%s %lld: first hands up to %lld points apart</h3>\n",
+                r->tournament ? "Set" : "Deal", d->key, d->spread);
+        fprintf(out, "<table class=\"dupset\" id=\"t-dupset-%d\"><thead><tr>", i);
+        for (int seat = 0; seat < r->seats; seat++)
+            fprintf(out, "<th class=\"l\">seat %d's cards</th>", seat);
+        fputs("</tr></thead><tbody>\n<tr>", out);
+        for (int seat = 0; seat < r->seats; seat++) {
+            fputs("<td class=\"l\">", out);
+            for (int a = 0; a < d->n; a++) {
+                json_t *g = d->g[a];
+                if (!g)
+                    continue;
+                fputs(a ? "<br>" : "", out);
+                int link = replay_link(out, o, g);
+                av_html_text(out, json_string_value(
+                                      json_array_get(json_object_get(g, "names"), (size_t)seat)));
+                fputs(link ? "</a>" : "", out);
+                if (json_array_size(json_object_get(g, "hand_scores")))
+                    fprintf(out, " %+lld", hand_score(g, 0, (size_t)seat));
+                else
+                    fputs(" -", out); /* stopped before its first hand ended */
+                fprintf(out, " (%lld)",
+                        (long long)json_integer_value(
+                            json_array_get(json_object_get(g, "final_total"), (size_t)seat)));
+            }
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n</tbody></table>\n", out);
+    }
+    free(sets);
 }
 
 static void howto_html(FILE *out)
@@ -865,7 +979,8 @@ static int fill(void *ctx, FILE *out, const char *name)
         fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
         if (r->cross)
             fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
-        fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#games\">games</a>"
+        fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#dupsets\">duplicate sets</a>"
+              "<a href=\"#games\">games</a>"
               "<a href=\"#howto\">how to read this</a></nav>\n",
               out);
         if (!r->connected)
@@ -887,6 +1002,7 @@ static int fill(void *ctx, FILE *out, const char *name)
         if (r->cross && json_array_size(json_object_get(r->cross, "order")))
             cross_html(out, r);
         verdicts_html(out, r, p->o);
+        dupsets_html(out, r, p->o);
         games_html(out, r, p->o);
         howto_html(out);
     } else {

@@ -275,6 +275,29 @@ def cmd_report(d, page, jpath):
     for row, x in zip(games, g):
         if row[1] != x["game_id"] or int(row[3]) != x["hands"]:
             bad("game %s: row %s" % (x["game_id"], row))
+    # the duplicate sets: each line of a cell is a game of that set, the entrant in that seat,
+    # its first hand's score and its final total
+    key = "set" if "set" in g[0] else "deal"
+    dup = sorted(k for k in t if k.startswith("t-dupset-"))
+    if not dup:
+        bad("no duplicate-set table")
+    for name in dup:
+        rows = body(name)
+        if len(rows) != 1 or len(rows[0]) != r["config"]["seats"]:
+            bad("%s: %d rows" % (name, len(rows)))
+        for seat, cell in enumerate(rows[0]):
+            lines = re.findall(r"(\S+?) ([+-]\d+|-) \((-?\d+)\)", cell)
+            if not lines:
+                bad("%s seat %d: an empty cell %r" % (name, seat, cell))
+            sets = set()
+            for who, first, total in lines:
+                match = [x for x in g if x["names"][seat] == who and x["final_total"][seat] == int(total)
+                         and (x["hand_scores"][0][seat] == int(first) if x["hand_scores"] else first == "-")]
+                if not match:
+                    bad("%s seat %d: %s %s (%s) is no game of games.jsonl" % (name, seat, who, first, total))
+                sets.add(tuple(sorted({x[key] for x in match})))
+            if len(lines) != r["config"]["seats"]:
+                bad("%s seat %d: %d rotations, the table has %d seats" % (name, seat, len(lines), r["config"]["seats"]))
     replays = [h for h in p.links if h.startswith("replays/")]
     for h in replays:
         if not os.path.exists(os.path.join(os.path.dirname(page), h)):
@@ -285,8 +308,8 @@ def cmd_report(d, page, jpath):
     if rep["games_listed"] != len(g):
         bad("report json: %d games listed, games.jsonl has %d" % (rep["games_listed"], len(g)))
     done("%s: standings %d rows, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
-         "(%d linked to replays) agree with results.json and games.jsonl"
-         % (page, n, len(order), len(order), n, len(games), len(replays)))
+         "(%d linked to replays), %d duplicate sets agree with results.json and games.jsonl"
+         % (page, n, len(order), len(order), n, len(games), len(replays), len(dup)))
 
 
 if __name__ == "__main__":
