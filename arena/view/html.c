@@ -32,8 +32,9 @@ void av_html_text(FILE *out, const char *s)
 
 int av_json_script(FILE *out, const json_t *json)
 {
-    /* ensure_ascii keeps any byte a bot put into a name from breaking the page's UTF-8 */
-    char *s = json_dumps(json, JSON_COMPACT | JSON_ENSURE_ASCII);
+    /* ensure_ascii keeps any byte a bot put into a name from breaking the page's UTF-8; six
+     * digits are enough for every time shown (ms) and keep the pages small */
+    char *s = json_dumps(json, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6));
     if (!s)
         return -1;
     for (const char *p = s; *p; p++) {

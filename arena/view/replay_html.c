@@ -171,8 +171,21 @@ static json_t *table_frame(rp *r, const char *kind, int reveal)
         json_t *now = json_object_get(f, carried[i]);
         json_t *before = json_object_get(r->prev, carried[i]);
         json_object_set(r->prev, carried[i], now);
-        if (before && json_equal(now, before))
+        if (before && json_equal(now, before)) {
             json_object_del(f, carried[i]);
+        } else if (before && json_is_array(now) && json_is_array(before) &&
+                   json_array_size(now) >= json_array_size(before)) {
+            /* an array (per seat, or the melds, which only grow within a hand) where some
+             * items changed or were added: {"index": value} of those only */
+            json_t *changed = json_object();
+            for (size_t k = 0; k < json_array_size(now); k++)
+                if (!json_equal(json_array_get(now, k), json_array_get(before, k))) {
+                    char key[24];
+                    snprintf(key, sizeof key, "%zu", k);
+                    json_object_set(changed, key, json_array_get(now, k));
+                }
+            json_object_set_new(f, carried[i], changed);
+        }
     }
     json_array_append_new(r->frames, f);
     return f;

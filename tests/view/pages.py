@@ -51,6 +51,12 @@ def page_data(path):
         for i in range(1, len(frames)):
             if key not in frames[i]:
                 frames[i][key] = frames[i - 1][key]
+            elif isinstance(frames[i][key], dict) and isinstance(frames[i - 1][key], list):
+                full = list(frames[i - 1][key])  # only the seats that changed
+                for s, v in frames[i][key].items():
+                    full += [None] * (int(s) + 1 - len(full))  # the melds may grow
+                    full[int(s)] = v
+                frames[i][key] = full
     return text, m.start(1), m.end(1), data
 
 

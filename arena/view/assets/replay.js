@@ -6,9 +6,18 @@
   'use strict';
   var data = JSON.parse(document.getElementById('okr-data').textContent);
   var frames = data.frames;
-  /* a part equal to the step before was left out of the data: carry it forward */
+  /* a part equal to the step before was left out of the data, and a per-seat array holds
+   * only the seats that changed ({"1": ...}): carry the rest forward */
   ['pile', 'ml', 'hs', 'hn', 'sc', 'clk'].forEach(function (key) {
-    for (var i = 1; i < frames.length; i++) if (!(key in frames[i])) frames[i][key] = frames[i - 1][key];
+    for (var i = 1; i < frames.length; i++) {
+      var v = frames[i][key], prev = frames[i - 1][key];
+      if (v === undefined) frames[i][key] = prev;
+      else if (Array.isArray(prev) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        var full = prev.slice();
+        Object.keys(v).forEach(function (s) { full[Number(s)] = v[s]; });
+        frames[i][key] = full;
+      }
+    }
   });
   var SUITS = { c: ['\u2663', 'black'], d: ['\u2666', 'red'], h: ['\u2665', 'red'], s: ['\u2660', 'black'] };
   var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32];
