@@ -102,8 +102,11 @@ static void split_page(const char *page, char **dir, char **stem)
     *stem = stem_of(page, ".html");
 }
 
-/* Every played game of a match's or tournament's folder into folder out. */
-static int every_game(const char *dir, const char *out, int mode, int quiet)
+/* The pages of the first limit (-1: every) played games of a match's or tournament's folder
+ * into folder out, linking back to `back` (or not, NULL). With keep_going a game whose record
+ * does not replay is reported and skipped (the report's replays); else it stops there. */
+static int folder_pages(const char *dir, const char *out, int mode, long long limit,
+                        const char *back, int quiet, int keep_going)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/games.jsonl", dir);
@@ -121,24 +124,25 @@ static int every_game(const char *dir, const char *out, int mode, int quiet)
     av_clocks clocks = av_folder_clocks(dir);
     char *buf = NULL;
     size_t cap = 0;
-    long n = 0;
+    long long n = 0;
     rc = AR_EXIT_OK;
-    while (rc == AR_EXIT_OK && getline(&buf, &cap, f) >= 0) {
+    while ((rc == AR_EXIT_OK || keep_going) && (limit < 0 || n < limit) &&
+           getline(&buf, &cap, f) >= 0) {
         json_t *j = json_loads(buf, 0, NULL);
         const char *rec = json_string_value(json_object_get(j, "record"));
         const char *id = json_string_value(json_object_get(j, "game_id"));
         if (rec && id && !strchr(id, '/')) {
             char record[4096];
             snprintf(record, sizeof record, "%s/%s", dir, rec);
-            rc = write_pages(record, out, id, mode, clocks, NULL, quiet);
+            rc = write_pages(record, out, id, mode, clocks, back, quiet);
             n++;
         }
         json_decref(j);
     }
     free(buf);
     fclose(f);
-    if (rc == AR_EXIT_OK && quiet)
-        printf("arena replay: %ld games written to %s\n", n, out);
+    if (rc == AR_EXIT_OK && quiet && !keep_going)
+        printf("arena replay: %lld games written to %s\n", n, out);
     return rc;
 }
 
@@ -194,7 +198,7 @@ int ar_replay_html_main(int argc, char **argv)
     if (is_dir && !game) {
         char def[4096];
         snprintf(def, sizeof def, "%s/replays", file);
-        return every_game(file, out ? out : def, mode, quiet);
+        return folder_pages(file, out ? out : def, mode, -1, NULL, quiet, 0);
     }
     char *record = is_dir ? ar_replay_find_record(file, game) : ar_xstrdup(file);
     if (!record)
@@ -335,37 +339,12 @@ int ar_report_main(int argc, char **argv)
         /* the replay pages the report links, next to the report */
         char *pdir, *pstem;
         split_page(out, &pdir, &pstem);
-        char games[4096];
         snprintf(rdir, sizeof rdir, "%s/replays", pdir);
-        snprintf(games, sizeof games, "%s/games.jsonl", dir);
         free(pdir);
         char back[4200];
         snprintf(back, sizeof back, "../%s.html", pstem);
         free(pstem);
-        FILE *g = fopen(games, "r");
-        int rc = ar_mkdir_p(rdir);
-        if (g && rc == 0) {
-            av_clocks clocks = av_folder_clocks(dir);
-            char *buf = NULL;
-            size_t cap = 0;
-            long long n = 0;
-            while ((replays < 0 || n < replays) && getline(&buf, &cap, g) >= 0) {
-                json_t *j = json_loads(buf, 0, NULL);
-                const char *rec = json_string_value(json_object_get(j, "record"));
-                const char *id = json_string_value(json_object_get(j, "game_id"));
-                if (rec && id && !strchr(id, '/')) {
-                    char record[4096];
-                    snprintf(record, sizeof record, "%s/%s", dir, rec);
-                    /* a record that does not replay is reported and left without a page */
-                    write_pages(record, rdir, id, EACH, clocks, back, 1);
-                    n++;
-                }
-                json_decref(j);
-            }
-            free(buf);
-        }
-        if (g)
-            fclose(g);
+        folder_pages(dir, rdir, EACH, replays, back, 1, 1);
         o.replays = "replays";
         o.replays_fs = rdir;
     }

@@ -298,7 +298,7 @@ def cmd_report(d, page, jpath):
             sets = set()
             for who, first, total in lines:
                 match = [x for x in g if x["names"][seat] == who and x["final_total"][seat] == int(total)
-                         and (x["hand_scores"][0][seat] == int(first) if x["hand_scores"] else first == "-")]
+                         and (first == "%+d" % x["hand_scores"][0][seat] if x["hand_scores"] else first == "-")]
                 if not match:
                     bad("%s seat %d: %s %s (%s) is no game of games.jsonl" % (name, seat, who, first, total))
                 sets.add(tuple(sorted({x[key] for x in match})))
