@@ -115,7 +115,9 @@ static int read_games(rep *r)
         r->ngames++;
         /* a tournament of 10^5 games is read in one pass, keeping only what is shown */
         json_int_t gi = json_integer_value(json_object_get(j, "game"));
-        if (gi >= 0 && gi < (1 << 26)) {
+        /* indices are 0.. in order: one far past the lines read is refused, so a hostile
+         * file cannot make this table huge */
+        if (gi >= 0 && gi < 2 * r->ngames + 4096) {
             if (gi >= r->gm_n) {
                 long long n = r->gm_n ? r->gm_n : 1024;
                 while (n <= gi)
@@ -313,6 +315,9 @@ static int load(rep *r)
     if (!json_is_object(r->results))
         return fail(r, "%s:1: not a JSON object", path);
     int rc = json_object_get(r->results, "standings") ? read_tournament(r) : read_match(r);
+    if (rc == 0 && (r->seats < 1 || r->seats > OKR_MAX_PLAYERS))
+        rc = fail(r, "%s: seats %d: expected 1 to %d (not a results file of the arena?)", path,
+                  r->seats, OKR_MAX_PLAYERS);
     /* the text and md blocks show no game and no timing: results.json is all they need */
     if (rc == 0 && r->max_games != 0)
         rc = read_games(r);

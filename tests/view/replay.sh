@@ -69,6 +69,20 @@ check "... and no page" test ! -e "$TMP/bad.html"
 head -c 300 "$rec" >"$TMP/cut.jsonl"
 "$ARENA" replay "$TMP/cut.jsonl" --html -o "$TMP/cut.html" >"$TMP/cut.txt" 2>&1
 check "a record cut short: exit 1, a message" test $? -eq 1 -a -s "$TMP/cut.txt"
+# hostile records: wrong types, seats out of range, a verdict for seat 99; refused, never a crash
+hdr=$(head -1 "$rec")
+i=0
+for body in '{"type":"header","players":99}' '{"type":"header","rules":"laws","players":"x","names":5}' \
+    "$hdr"$'\n''{"type":"verdict","seat":99}' "$hdr"$'\n''{"type":"action","seat":-5,"action":7}' \
+    "$hdr"$'\n''{"type":"hand_end","hand":1}' "$hdr"$'\n''[]' '"x"'; do
+    i=$((i + 1))
+    printf '%s\n' "$body" >"$TMP/h$i.jsonl"
+    "$ARENA" replay "$TMP/h$i.jsonl" --html --each-seat -o "$TMP/h$i.html" >"$TMP/h$i.txt" 2>&1
+    rc=$?
+    [ "$rc" -eq 1 ] && grep -q "h$i.jsonl:[0-9]*:" "$TMP/h$i.txt" ||
+        bad "hostile record #$i: exit $rc: $(head -c 200 "$TMP/h$i.txt")"
+done
+ok "hostile records: each refused with file:line (exit 1), none crashes"
 "$ARENA" replay "$rec" --html --seat 5 -o "$TMP/s5.html" >"$TMP/s5.txt" 2>&1
 check "--seat 5 of a 2-seat game: exit 1, says so" grep -q 'the game has 2 seats' "$TMP/s5.txt"
 "$ARENA" replay "$rec" --html --bogus >/dev/null 2>&1

@@ -79,6 +79,24 @@ check "md: a table row per entrant" \
     test "$(grep -c '^| [0-9]* | ' "$TMP/r.md")" -eq 4
 check "md: the format follows -o's .md" grep -q '^| rank | entrant |' "$TMP/r.md"
 
+# a merge of shards reports what the unsharded run reports (built-in players: the games are
+# the same in every run)
+printf '[tournament]\nname = m\nrules = gin\nseats = 2\ndeals = 3\nseed = 5\nbootstrap = 50\n' >"$TMP/m.tour"
+printf '[entrant %s]\ncommand = %s\n' g1 @greedy r1 @random g2 @greedy >>"$TMP/m.tour"
+"$ARENA" tournament "$TMP/m.tour" --out "$TMP/whole" --jobs 1 --no-progress >/dev/null 2>&1
+for k in 0 1; do
+    "$ARENA" tournament "$TMP/m.tour" --out "$TMP/shard$k" --shard "$k/2" --jobs 1 --no-progress \
+        >/dev/null 2>&1
+done
+"$ARENA" merge "$TMP/shard0" "$TMP/shard1" --out "$TMP/merged" >/dev/null 2>&1
+"$ARENA" report "$TMP/merged" --format json -o "$TMP/merged.json" >/dev/null
+"$ARENA" report "$TMP/whole" --format json -o "$TMP/whole.json" >/dev/null
+check "a merge of 2 shards: the same report json as the unsharded run" \
+    test -s "$TMP/whole.json" -a -z "$(diff "$TMP/merged.json" "$TMP/whole.json" 2>&1)"
+"$ARENA" report "$TMP/shard0" >"$TMP/e0.txt" 2>&1
+check "a shard's folder: exit 1, says to run arena merge" \
+    test $? -eq 1 -a -n "$(grep 'run arena merge' "$TMP/e0.txt")"
+
 # a match folder
 "$ARENA" match --players 3 --games 3 --seed 2 --bot @greedy --bot @random --bot @random \
     --out "$TMP/m" --quiet >/dev/null 2>&1
@@ -95,6 +113,23 @@ mkdir -p "$TMP/broken" && printf '{"standings": [\n  1,\n' >"$TMP/broken/results
 "$ARENA" report "$TMP/broken" >"$TMP/e2.txt" 2>&1
 check "a broken results.json: exit 1 with file:line" \
     test $? -eq 1 -a -n "$(grep -F "$TMP/broken/results.json:3" "$TMP/e2.txt")"
+# hostile files: wrong types everywhere, huge indices; an error or a report, never a crash
+i=0
+for bad in '{"standings": "x", "config": {"seats": 3}}' \
+    '{"standings": [{"name": 5, "score_ci": "a", "verdicts": []}], "config": {"seats": 3}, "cross_table": {"order": ["a", "b"], "ahead": 3, "diff": [[1]]}}' \
+    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]'; do
+    i=$((i + 1))
+    mkdir -p "$TMP/h$i"
+    printf '%s\n' "$bad" >"$TMP/h$i/results.json"
+    printf '{"game": 2000000000, "seating": [0, 1], "names": [1], "verdicts": [{"seat": 9}], "hand_scores": "x"}\n{}\n' \
+        >"$TMP/h$i/games.jsonl"
+    for fmt in html text json; do
+        "$ARENA" report "$TMP/h$i" --format "$fmt" -o "$TMP/h$i/r.$fmt" >/dev/null 2>&1
+        rc=$?
+        [ "$rc" -le 1 ] || bad "hostile results.json #$i, --format $fmt: exit $rc"
+    done
+done
+ok "hostile results.json and games.jsonl: an error (1) or a report, never a crash"
 "$ARENA" report "$TMP/t" --format pdf >/dev/null 2>&1
 check "--format pdf: exit 2" test $? -eq 2
 finish
