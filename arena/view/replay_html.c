@@ -35,7 +35,8 @@ typedef struct rp {
     double used_ms[OKR_MAX_PLAYERS], bank_ms[OKR_MAX_PLAYERS];
     long long actions;
     json_t *frames;
-    json_t *prev; /* the parts of the last frame, all of them */
+    json_t *prev;      /* the parts of the last frame, all of them */
+    okr_action *legal; /* room for okr_legal, allocated at the first use */
     json_t *meta;
 } rp;
 
@@ -169,7 +170,8 @@ static json_t *table_frame(rp *r, const char *kind, int reveal)
     static const char *const carried[] = {"pile", "ml", "hs", "hn", "sc", "clk"};
     for (size_t i = 0; i < sizeof carried / sizeof carried[0]; i++) {
         json_t *now = json_object_get(f, carried[i]);
-        json_t *before = json_object_get(r->prev, carried[i]);
+        /* held: setting prev's key below drops prev's reference to it */
+        json_t *before = json_incref(json_object_get(r->prev, carried[i]));
         json_object_set(r->prev, carried[i], now);
         if (before && json_equal(now, before)) {
             json_object_del(f, carried[i]);
@@ -186,6 +188,7 @@ static json_t *table_frame(rp *r, const char *kind, int reveal)
                 }
             json_object_set_new(f, carried[i], changed);
         }
+        json_decref(before);
     }
     json_array_append_new(r->frames, f);
     return f;
@@ -280,6 +283,14 @@ static int on_action(rp *r, json_t *j)
     const char *text = jstr(j, "action");
     if (seat != r->g.to_act)
         return fail(r, "seat %d acts, but seat %d must act", seat, r->g.to_act);
+    /* how many choices the actor had: another seat's count depends on its hidden hand, so a
+     * seat's page has only its own */
+    int choices = -1;
+    if (r->o->seat == AV_SPECTATOR || r->o->seat == seat) {
+        if (!r->legal)
+            r->legal = ar_xmalloc(OKR_MAX_ACTIONS * sizeof *r->legal);
+        choices = okr_legal(&r->g, r->legal, OKR_MAX_ACTIONS);
+    }
     okr_action a;
     memset(&a, 0, sizeof a);
     if (okr_action_parse(&r->g, text, &a, &why) != OKR_OK)
@@ -318,6 +329,8 @@ static int on_action(rp *r, json_t *j)
     }
     if (json_is_number(ms) && json_number_value(ms) >= 0)
         json_object_set_new(f, "ms", json_real(json_number_value(ms)));
+    if (choices >= 0)
+        json_object_set_new(f, "nl", json_integer(choices));
     const char *sub = jstr(j, "substituted");
     if (sub[0]) {
         json_object_set_new(f, "sub", json_string(sub));
@@ -627,6 +640,7 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
     json_decref(r->frames);
     json_decref(r->meta);
     json_decref(r->prev);
+    free(r->legal);
     free(r);
     return rc;
 }

@@ -158,6 +158,10 @@ def cmd_seat(record, referee, seatpage, k, cli_text=None):
         for j, h in enumerate(s["hs"]):
             if j != k and h is not None and r["k"] not in ("end", "over"):
                 bad("step %d: seat %d's hand is in seat %d's page" % (i, j, k))
+        if "nl" in s and s.get("a") != k:
+            bad("step %d: seat %d's page has another seat's count of legal actions" % (i, k))
+        if r["k"] == "act" and "nl" not in r:
+            bad("step %d: the referee's page has no count of legal actions" % i)
         own_verdict = s["k"] == "verdict" and s.get("a") == k
         for st in strings(s):
             if own_verdict and st == s.get("txt"):

@@ -160,7 +160,7 @@
     d.appendChild(el('h2', '', 'Step ' + cur + ' \u00b7 hand ' + f.h + ' \u00b7 ' + f.n + ' actions'));
     var who = f.a !== undefined ? name(f.a) + ' ' : '';
     d.appendChild(el('p', 'what', who + f.txt));
-    if (f.note) d.appendChild(el('p', 'dim', 'notation: ' + f.note));
+    if (f.note) d.appendChild(el('p', 'dim', 'notation: ' + f.note + (f.nl !== undefined ? ' \u00b7 one of ' + f.nl + ' legal action' + (f.nl === 1 ? '' : 's') : '')));
     if (f.ms !== undefined) {
       var t = 'took ' + fmtMs(f.ms);
       if (data.clocks) t += ' of ' + data.clocks.decision + ' ms free' + (f.ms > data.clocks.decision ? ' (bank used)' : '');
