@@ -96,47 +96,72 @@
     });
   }
 
-  /* a seat's box is redrawn only when what it shows changed: a step changes one or two */
-  var seatKeys = [];
+  /* a seat's box is built once; a step redraws only the parts that changed (one hand and a
+   * clock, mostly) */
+  var seatBoxes = [], seatKeys = [];
+
+  function seatBox(s) {
+    var d = el('div', 'box seat');
+    d.setAttribute('data-seat', s);
+    var head = el('div', 'head');
+    head.appendChild(el('span', 'name'));
+    var sc = el('span', 'score');
+    sc.setAttribute('data-score', s);
+    head.appendChild(sc);
+    d.appendChild(head);
+    d.appendChild(el('div', 'sub'));
+    d.appendChild(el('div', 'cards hand'));
+    d.appendChild(el('div', 'melds'));
+    $('seats').appendChild(d);
+    return d;
+  }
+
+  function part(s, name, key, draw) {
+    var k = seatKeys[s] || (seatKeys[s] = {});
+    if (k[name] === key) return;
+    k[name] = key;
+    draw();
+  }
 
   function drawSeats(f) {
-    var box = $('seats');
     for (var s = 0; s < data.players; s++) {
-      var key = JSON.stringify([f.to === s, f.sc[s], f.hn[s], f.hs[s], f.clk[s], f.ml.map(function (m, k) { return m[0] === s ? k + m[2] : ''; })]);
-      if (seatKeys[s] === key && box.children[s]) continue;
-      seatKeys[s] = key;
-      var d = el('div', 'box seat' + (f.to === s ? ' turn' : ''));
-      d.setAttribute('data-seat', s);
-      var head = el('div', 'head');
-      head.appendChild(el('span', 'name', 'Seat ' + s + ': ' + name(s) + (f.to === s ? '  \u25C0 to act' : '')));
-      var sc = el('span', 'score', f.sc[s]);
-      sc.setAttribute('data-score', s);
-      head.appendChild(sc);
-      d.appendChild(head);
-      var c = f.clk[s], sub = f.hn[s] + ' card' + (f.hn[s] === 1 ? '' : 's') + ' in hand';
-      if (c && c.used) sub += ' \u00b7 time used ' + fmtMs(c.used);
-      if (c && c.bank !== undefined) sub += ' \u00b7 bank ' + fmtMs(Math.max(0, c.bank));
-      d.appendChild(el('div', 'sub', sub));
-      var hand;
-      if (f.hs[s] !== null) {
-        hand = cardsEl(sortHand(f.hs[s]));
-      } else {
-        hand = el('div', 'cards');
-        for (var i = 0; i < f.hn[s]; i++) hand.appendChild(el('span', 'card back', '\u00b7'));
-        hand.title = 'hidden from this view';
-      }
-      hand.classList.add('hand');
-      d.appendChild(hand);
-      var melds = el('div', 'melds');
-      f.ml.forEach(function (m, k) {
-        if (m[0] !== s) return;
-        var row = el('div', 'meld');
-        row.appendChild(el('span', 'tag', '#' + (k + 1) + ' ' + m[1]));
-        m[2].split(' ').forEach(function (t) { row.appendChild(cardEl(t)); });
-        melds.appendChild(row);
-      });
-      d.appendChild(melds);
-      if (box.children[s]) box.replaceChild(d, box.children[s]); else box.appendChild(d);
+      var d = seatBoxes[s] || (seatBoxes[s] = seatBox(s));
+      (function (s, d) {
+        var turn = f.to === s;
+        part(s, 'turn', turn, function () {
+          d.className = 'box seat' + (turn ? ' turn' : '');
+          d.querySelector('.name').textContent = 'Seat ' + s + ': ' + name(s) + (turn ? '  \u25C0 to act' : '');
+        });
+        part(s, 'score', f.sc[s], function () { d.querySelector('.score').textContent = f.sc[s]; });
+        var c = f.clk[s], sub = f.hn[s] + ' card' + (f.hn[s] === 1 ? '' : 's') + ' in hand';
+        if (c && c.used) sub += ' \u00b7 time used ' + fmtMs(c.used);
+        if (c && c.bank !== undefined) sub += ' \u00b7 bank ' + fmtMs(Math.max(0, c.bank));
+        part(s, 'sub', sub, function () { d.querySelector('.sub').textContent = sub; });
+        part(s, 'hand', f.hs[s] === null ? '#' + f.hn[s] : f.hs[s], function () {
+          var hand;
+          if (f.hs[s] !== null) {
+            hand = cardsEl(sortHand(f.hs[s]));
+          } else {
+            hand = el('div', 'cards');
+            for (var i = 0; i < f.hn[s]; i++) hand.appendChild(el('span', 'card back', '\u00b7'));
+            hand.title = 'hidden from this view';
+          }
+          hand.classList.add('hand');
+          d.replaceChild(hand, d.querySelector('.hand'));
+        });
+        var mk = f.ml.map(function (m, k) { return m[0] === s ? k + m[1] + m[2] : ''; }).join('|');
+        part(s, 'melds', mk, function () {
+          var melds = el('div', 'melds');
+          f.ml.forEach(function (m, k) {
+            if (m[0] !== s) return;
+            var row = el('div', 'meld');
+            row.appendChild(el('span', 'tag', '#' + (k + 1) + ' ' + m[1]));
+            m[2].split(' ').forEach(function (t) { row.appendChild(cardEl(t)); });
+            melds.appendChild(row);
+          });
+          d.replaceChild(melds, d.querySelector('.melds'));
+        });
+      })(s, d);
     }
   }
 
