@@ -47,7 +47,9 @@ npm_view() {
     dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/view"
     if [ ! -d "$dir/node_modules/playwright-core" ] && command -v npm >/dev/null 2>&1; then
         echo "install-deps: npm ci in tests/view (playwright-core)"
-        (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+        # a failure is said, not fatal: tests/view/browser.sh then fails and names the cause
+        (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent) ||
+            echo "install-deps: npm ci in tests/view failed; the browser tests will fail" >&2
     fi
 }
 
