@@ -5,7 +5,7 @@
 
 A room is a folder with one job (arena/README.md). From the bottom up:
 
-    engine  <  proto  <  util  <  jail  <  match  <  tour  <  cli
+    engine  <  proto  <  util  <  jail  <  match  <  tour  <  view  <  cli
 
 A file may include headers of its own room and of the rooms below it, never above: the engine
 includes only the engine, nothing under arena/ includes arena/cli/, the jail knows nothing of
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csource import blank  # noqa: E402  comments and literals blanked, lines kept
 
 # Rooms from the bottom up: a room may include itself and every room before it.
-ORDER = ["engine", "proto", "util", "jail", "match", "tour", "cli"]
+ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "cli"]
 ROOM_DIRS = {
     "engine": "engine",
     "proto": "proto",
@@ -37,6 +37,7 @@ ROOM_DIRS = {
     "jail": "arena/jail",
     "match": "arena/match",
     "tour": "arena/tour",
+    "view": "arena/view",
     "cli": "arena/cli",
     "sdk": "sdk/c",
     "bots": "bots",
@@ -53,6 +54,7 @@ USERS = {
     "tests/jail": BELOW["jail"],
     "tests/match": BELOW["match"],
     "tests/tour": BELOW["tour"],
+    "tests/view": BELOW["view"],
     "tests/cli": BELOW["cli"],
     "tests/sdk": BELOW["sdk"],
     "tests/hostile": BELOW["sdk"],

@@ -12,4 +12,9 @@ cmake --build build -j "$(nproc)"
 rm -rf demo-out
 status=0
 build/arena/arena tournament tournaments/demo.tour --out demo-out || status=$?
+# the page to look at: standings, plots, every game's replay (docs/report.md)
+if [ -s demo-out/results.json ]; then
+    build/arena/arena report demo-out --format html -o demo-out/report.html >/dev/null || status=$?
+    echo "report: demo-out/report.html (open it in a browser; every game's replay is linked)"
+fi
 exit "$status"

@@ -14,6 +14,9 @@ PACKAGES=(
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless
+    # the browser tests of the pages (tests/view/browser.sh): Debian's chromium, driven by
+    # playwright-core from npm (below); never a browser downloaded by a test tool
+    chromium
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -38,7 +41,20 @@ for pkg in "${PACKAGES[@]}"; do
     missing+=("$pkg")
 done
 
+# playwright-core for tests/view/browser.mjs, pinned by tests/view/package-lock.json
+npm_view() {
+    local dir
+    dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/view"
+    if [ ! -d "$dir/node_modules/playwright-core" ] && command -v npm >/dev/null 2>&1; then
+        echo "install-deps: npm ci in tests/view (playwright-core)"
+        # a failure is said, not fatal: tests/view/browser.sh then fails and names the cause
+        (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent) ||
+            echo "install-deps: npm ci in tests/view failed; the browser tests will fail" >&2
+    fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+    npm_view
     exit 0
 fi
 
@@ -57,4 +73,5 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q "${missing[@]}"
+npm_view
 echo "install-deps: done"

@@ -30,6 +30,15 @@ int ar_merge_main(int argc, char **argv);
 void ar_merge_usage(FILE *out);
 int ar_sandbox_main(int argc, char **argv);
 void ar_sandbox_usage(FILE *out);
+int ar_report_main(int argc, char **argv);
+void ar_report_usage(FILE *out);
+
+/* `arena replay ... --html` (cli_view.c), and the record of a game in a match's folder
+ * (cli_replay.c): DIR/records/ID.jsonl, or the K-th game of DIR/games.jsonl (malloc'd; NULL
+ * after printing why). */
+int ar_replay_html_main(int argc, char **argv);
+void ar_replay_html_usage(FILE *out);
+char *ar_replay_find_record(const char *dir, const char *game);
 
 /* ---- Flags ----------------------------------------------------------------------------- */
 

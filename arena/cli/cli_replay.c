@@ -32,6 +32,7 @@ void ar_replay_usage(FILE *out)
             "  --quiet          print only the verdict line\n"
             "  Exit: 0 the replay matches the record, 1 mismatch or unreadable record,\n"
             "  2 bad command line.\n");
+    ar_replay_html_usage(out);
 }
 
 typedef struct replay {
@@ -410,7 +411,7 @@ static int run(replay *r, FILE *f)
 }
 
 /* DIR + --game: the record's path (malloc'd), or NULL after printing why. */
-static char *find_record(const char *dir, const char *game)
+char *ar_replay_find_record(const char *dir, const char *game)
 {
     size_t n = strlen(dir) + strlen(game) + 64;
     char *path = ar_xmalloc(n);
@@ -458,6 +459,9 @@ static char *find_record(const char *dir, const char *game)
 int ar_replay_main(int argc, char **argv)
 {
     const char *file = NULL, *game = NULL;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--html") == 0)
+            return ar_replay_html_main(argc, argv); /* the page: cli_view.c */
     replay r;
     memset(&r, 0, sizeof r);
     r.seat = -1;
@@ -498,7 +502,7 @@ int ar_replay_main(int argc, char **argv)
             fprintf(stderr, "arena replay: %s is a directory: give --game ID or --game K\n", file);
             return AR_EXIT_USAGE;
         }
-        path = find_record(file, game);
+        path = ar_replay_find_record(file, game);
         if (!path)
             return AR_EXIT_FAIL;
     } else {

@@ -25,6 +25,8 @@ static const ar_command commands[] = {
      ar_checkbot_usage},
     {"tournament", "play a .tour file's tournament (resumable, shardable), rank with error bars",
      ar_tournament_main, ar_tournament_usage},
+    {"report", "a match's or tournament's results as a page (html) or a pasteable block",
+     ar_report_main, ar_report_usage},
     {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
     {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
      ar_sandbox_main, ar_sandbox_usage},

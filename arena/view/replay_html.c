@@ -1,0 +1,663 @@
+/* replay_html.c - one game's replay page. The record is replayed with the engine, and every
+ * step (the deal, each action, each verdict, each hand end, the result) becomes one frame of
+ * JSON holding the whole table as the page shows it; the page's script only draws frames.
+ *
+ * A seat's page is built from what that seat was shown, never by hiding parts of a full dump:
+ * its frames come from okr_view_of (own hand, the pile, the melds, hand sizes, scores) and
+ * okr_event_redact (the card another seat drew is not there), every hand appears only in the
+ * frame of the hand's end (HandEnd shows them to every seat), and the game id, the seeds and
+ * the digests (from which a seat could work out the deal) are left out (RULES 8.3). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/json_out.h"
+#include "match/record.h"
+#include "util/util.h"
+#include "view.h"
+
+extern const unsigned char av_asset_replay_html[], av_asset_replay_css[], av_asset_replay_js[];
+extern const unsigned long av_asset_replay_html_len, av_asset_replay_css_len,
+    av_asset_replay_js_len;
+
+typedef struct rp {
+    const char *path;
+    const av_replay_opts *o;
+    char *err;
+    size_t cap;
+    long line;
+    okr_rules rules;
+    okr_game g;
+    int players;
+    char names[OKR_MAX_PLAYERS][64];
+    double used_ms[OKR_MAX_PLAYERS], bank_ms[OKR_MAX_PLAYERS];
+    long long actions;
+    json_t *frames;
+    json_t *prev;      /* the parts of the last frame, all of them */
+    okr_action *legal; /* room for okr_legal, allocated at the first use */
+    json_t *meta;
+} rp;
+
+static int fail(rp *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rp *r, const char *fmt, ...)
+{
+    int k = snprintf(r->err, r->cap, "%s:%ld: ", r->path, r->line);
+    if (k < 0 || (size_t)k >= r->cap)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err + k, r->cap - (size_t)k, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* ---- Cards as text ------------------------------------------------------------------------ */
+
+typedef struct sbuf {
+    char s[OKR_MAX_CARDS * 6 + 64];
+    size_t n;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_put(sbuf *b, const char *fmt, ...)
+{
+    if (b->n >= sizeof b->s)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        b->n += (size_t)k < sizeof b->s - b->n ? (size_t)k : sizeof b->s - b->n - 1;
+}
+
+static void sb_card(sbuf *b, int kind)
+{
+    char c[3];
+    sb_put(b, "%s%s", b->n ? " " : "", okr_card_str(kind, c));
+}
+
+static json_t *hand_str(const uint8_t count[OKR_KINDS])
+{
+    sbuf b = {.n = 0};
+    for (int k = 0; k < OKR_KINDS; k++)
+        for (int i = 0; i < count[k]; i++)
+            sb_card(&b, k);
+    b.s[b.n] = '\0';
+    return json_string(b.s);
+}
+
+static json_t *cards_str(const uint8_t *cards, int n)
+{
+    sbuf b = {.n = 0};
+    for (int i = 0; i < n; i++)
+        sb_card(&b, cards[i]);
+    b.s[b.n] = '\0';
+    return json_string(b.s);
+}
+
+static void meld_text(sbuf *b, const okr_meld *m)
+{
+    char c[3];
+    for (int j = 0; j < m->n; j++) {
+        sb_put(b, "%s%s", j ? " " : "", okr_card_str(m->card[j], c));
+        if (m->as[j] != m->card[j])
+            sb_put(b, "=%s", okr_card_str(m->as[j], c));
+    }
+}
+
+static json_t *melds_json(const okr_meld *melds, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) {
+        sbuf b = {.n = 0};
+        meld_text(&b, &melds[i]);
+        b.s[b.n] = '\0';
+        json_array_append_new(
+            a, json_pack("[iss]", melds[i].owner, ar_meld_type_name(melds[i].type), b.s));
+    }
+    return a;
+}
+
+/* ---- Frames ------------------------------------------------------------------------------- */
+
+/* The table as the page's viewer may know it now. reveal: every hand is shown (a hand end). */
+static json_t *table_frame(rp *r, const char *kind, int reveal)
+{
+    const okr_game *g = &r->g;
+    okr_view v;
+    int seat = r->o->seat;
+    okr_view_of(g, seat >= 0 ? seat : 0, &v);
+    json_t *f = json_object();
+    json_object_set_new(f, "k", json_string(kind));
+    json_object_set_new(f, "h", json_integer(v.hand_no));
+    json_object_set_new(f, "n", json_integer(r->actions));
+    int over = v.phase == OKR_PH_HAND_OVER || v.phase == OKR_PH_GAME_OVER;
+    json_object_set_new(f, "to", json_integer(over ? -1 : v.to_act));
+    json_object_set_new(f, "ph", json_string(ar_phase_name(v.phase)));
+    json_object_set_new(f, "st", json_integer(v.stock_n));
+    json_object_set_new(f, "pile", cards_str(v.pile, v.pile_n));
+    json_object_set_new(f, "ml", melds_json(v.meld, v.meld_n));
+    json_t *hs = json_array(), *hn = json_array(), *sc = json_array(), *clk = json_array();
+    for (int s = 0; s < r->players; s++) {
+        if (reveal || seat == AV_SPECTATOR)
+            json_array_append_new(hs, hand_str(g->hand[s]));
+        else if (s == seat)
+            json_array_append_new(hs, hand_str(v.hand)); /* the seat's own view, RULES 8.3 */
+        else
+            json_array_append_new(hs, json_null());
+        json_array_append_new(hn, json_integer(v.hand_n[s]));
+        json_array_append_new(sc, json_integer(v.score[s]));
+        json_t *c = json_pack("{s:f}", "used", r->used_ms[s]);
+        if (r->o->clocks.bank_ms > 0)
+            json_object_set_new(c, "bank", json_real(r->bank_ms[s]));
+        json_array_append_new(clk, c);
+    }
+    json_object_set_new(f, "hs", hs);
+    json_object_set_new(f, "hn", hn);
+    json_object_set_new(f, "sc", sc);
+    json_object_set_new(f, "clk", clk);
+    /* a part equal to the previous step's is left out (the page carries it forward): most
+     * steps change one hand and the pile, and this keeps a page a few times smaller */
+    static const char *const carried[] = {"pile", "ml", "hs", "hn", "sc", "clk"};
+    for (size_t i = 0; i < sizeof carried / sizeof carried[0]; i++) {
+        json_t *now = json_object_get(f, carried[i]);
+        /* held: setting prev's key below drops prev's reference to it */
+        json_t *before = json_incref(json_object_get(r->prev, carried[i]));
+        json_object_set(r->prev, carried[i], now);
+        if (before && json_equal(now, before)) {
+            json_object_del(f, carried[i]);
+        } else if (before && json_is_array(now) && json_is_array(before) &&
+                   json_array_size(now) >= json_array_size(before)) {
+            /* an array (per seat, or the melds, which only grow within a hand) where some
+             * items changed or were added: {"index": value} of those only */
+            json_t *changed = json_object();
+            for (size_t k = 0; k < json_array_size(now); k++)
+                if (!json_equal(json_array_get(now, k), json_array_get(before, k))) {
+                    char key[24];
+                    snprintf(key, sizeof key, "%zu", k);
+                    json_object_set(changed, key, json_array_get(now, k));
+                }
+            json_object_set_new(f, carried[i], changed);
+        }
+        json_decref(before);
+    }
+    json_array_append_new(r->frames, f);
+    return f;
+}
+
+static const char *meld_word(const okr_meld *m)
+{
+    return m->type == OKR_SET ? "set" : "run";
+}
+
+/* The action in words, as the page's viewer may know it. */
+static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *b)
+{
+    const okr_game *g = &r->g;
+    char c[3], d[3];
+    const okr_meld *m = ev->meld < g->meld_n ? &g->meld[ev->meld] : NULL;
+    switch (a->type) {
+    case OKR_A_DRAW:
+        if (ev->card != OKR_NOCARD)
+            sb_put(b, "draws %s from the stock", okr_card_str(ev->card, c));
+        else
+            sb_put(b, "draws from the stock");
+        break;
+    case OKR_A_TAKE:
+    case OKR_A_CLAIM:
+        sb_put(b, "%s %s", a->type == OKR_A_CLAIM ? "claims" : "takes", okr_card_str(ev->card, c));
+        if (ev->taken > 0)
+            sb_put(b, " and %d more card%s of the pile to the hand", ev->taken,
+                   ev->taken == 1 ? "" : "s");
+        if (a->how == OKR_HOW_NEW && m) {
+            sb_put(b, ", melding a new %s: ", meld_word(m));
+            meld_text(b, m);
+        } else if (a->how == OKR_HOW_ADD && m) {
+            sb_put(b, ", adding it to meld %d", ev->meld + 1);
+            if (a->as != ev->card)
+                sb_put(b, " as %s", okr_card_str(a->as, d));
+        } else if (a->how == OKR_HOW_JOKER) {
+            sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld + 1);
+        }
+        break;
+    case OKR_A_MELD:
+        if (m) {
+            sb_put(b, "melds a %s: ", meld_word(m));
+            meld_text(b, m);
+        }
+        break;
+    case OKR_A_ADD:
+        sb_put(b, "adds %s to meld %d", okr_card_str(a->card, c), ev->meld + 1);
+        if (a->as != a->card)
+            sb_put(b, " as %s", okr_card_str(a->as, d));
+        break;
+    case OKR_A_REPLACE:
+        sb_put(b, "puts a natural in place of the Joker of meld %d and takes the Joker",
+               ev->meld + 1);
+        break;
+    case OKR_A_DISCARD:
+        sb_put(b, "discards %s", okr_card_str(a->card, c));
+        break;
+    case OKR_A_KNOCK:
+        sb_put(b, "knocks, discarding %s", okr_card_str(a->card, c));
+        break;
+    case OKR_A_PASS:
+        sb_put(b, "passes");
+        break;
+    default:
+        sb_put(b, "acts");
+    }
+    if (ev->ended == OKR_END_OUT)
+        sb_put(b, ", and goes out");
+}
+
+static void add_mark(json_t *f, const char *mark)
+{
+    json_object_set_new(f, "mark", json_string(mark));
+}
+
+static int on_action(rp *r, json_t *j)
+{
+    okr_refusal why;
+    memset(&why, 0, sizeof why);
+    if (r->g.phase == OKR_PH_HAND_OVER) {
+        if (okr_next_hand(&r->g, NULL, 0, &why) != OKR_OK)
+            return fail(r, "cannot deal the next hand: %s", why.reason);
+        json_t *f = table_frame(r, "deal", 0);
+        char t[64];
+        snprintf(t, sizeof t, "hand %d is dealt", r->g.hand_no);
+        json_object_set_new(f, "txt", json_string(t));
+    }
+    if (r->g.phase == OKR_PH_GAME_OVER)
+        return fail(r, "an action after the end of the game");
+    int seat = (int)json_integer_value(json_object_get(j, "seat"));
+    const char *text = jstr(j, "action");
+    if (seat != r->g.to_act)
+        return fail(r, "seat %d acts, but seat %d must act", seat, r->g.to_act);
+    /* how many choices the actor had: another seat's count depends on its hidden hand, so a
+     * seat's page has only its own */
+    int choices = -1;
+    if (r->o->seat == AV_SPECTATOR || r->o->seat == seat) {
+        if (!r->legal)
+            r->legal = ar_xmalloc(OKR_MAX_ACTIONS * sizeof *r->legal);
+        choices = okr_legal(&r->g, r->legal, OKR_MAX_ACTIONS);
+    }
+    okr_action a;
+    memset(&a, 0, sizeof a);
+    if (okr_action_parse(&r->g, text, &a, &why) != OKR_OK)
+        return fail(r, "cannot read the action '%s': %s", text, why.reason);
+    okr_event ev, shown;
+    if (okr_apply(&r->g, &a, &ev, &why) != OKR_OK)
+        return fail(r, "the engine refuses '%s' (RULES %s): %s", text, why.rule, why.reason);
+    r->actions++;
+    if (r->o->seat >= 0)
+        okr_event_redact(&ev, r->o->seat, &shown);
+    else
+        shown = ev;
+    json_t *ms = json_object_get(j, "ms");
+    if (json_is_number(ms) && json_number_value(ms) >= 0) {
+        double t = json_number_value(ms);
+        r->used_ms[seat] += t;
+        if (r->o->clocks.bank_ms > 0 && t > r->o->clocks.decision_ms)
+            r->bank_ms[seat] -= t - r->o->clocks.decision_ms;
+    }
+    sbuf b = {.n = 0};
+    action_words(r, &a, &shown, &b);
+    b.s[b.n] = '\0';
+    json_t *f = table_frame(r, "act", 0);
+    json_object_set_new(f, "a", json_integer(seat));
+    json_object_set_new(f, "txt", json_string(b.s));
+    if (r->o->seat >= 0 && seat != r->o->seat && a.type == OKR_A_KNOCK && strchr(text, '|')) {
+        /* the other seats learn a knock's melds only with the hand's end (the protocol's
+         * event says "knock QS"): keep the notation up to the arrangement */
+        char pub[64];
+        snprintf(pub, sizeof pub, "%.*s", (int)(strchr(text, '|') - text), text);
+        for (size_t k = strlen(pub); k > 0 && pub[k - 1] == ' '; k--)
+            pub[k - 1] = '\0';
+        json_object_set_new(f, "note", json_string(pub));
+    } else {
+        json_object_set_new(f, "note", json_string(text));
+    }
+    if (json_is_number(ms) && json_number_value(ms) >= 0)
+        json_object_set_new(f, "ms", json_real(json_number_value(ms)));
+    if (choices >= 0)
+        json_object_set_new(f, "nl", json_integer(choices));
+    const char *sub = jstr(j, "substituted");
+    if (sub[0]) {
+        json_object_set_new(f, "sub", json_string(sub));
+        add_mark(f, "v");
+    } else if (ev.ended == OKR_END_OUT || a.type == OKR_A_KNOCK || ev.taken >= 5) {
+        add_mark(f, "b"); /* going out, a knock, a big pile taken: the moves people look for */
+    }
+    return 0;
+}
+
+static int ints_equal(json_t *arr, const int32_t *v, int n)
+{
+    if (!json_is_array(arr) || (int)json_array_size(arr) != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (json_integer_value(json_array_get(arr, (size_t)i)) != v[i])
+            return 0;
+    return 1;
+}
+
+static int on_hand_end(rp *r, json_t *j)
+{
+    const okr_game *g = &r->g;
+    if (g->phase != OKR_PH_HAND_OVER && g->phase != OKR_PH_GAME_OVER)
+        return fail(r, "the record ends a hand the engine has not finished");
+    if (json_integer_value(json_object_get(j, "hand")) != g->hand_no ||
+        !ints_equal(json_object_get(j, "scores"), g->last.score, r->players) ||
+        !ints_equal(json_object_get(j, "totals"), g->last.total, r->players))
+        return fail(r, "hand %d: the record's scores differ from the engine's", g->hand_no);
+    char d[24];
+    snprintf(d, sizeof d, "%016llx", (unsigned long long)okr_digest(g));
+    if (strcmp(d, jstr(j, "digest")) != 0)
+        return fail(r, "hand %d: digest %s, the engine's is %s", g->hand_no, jstr(j, "digest"), d);
+    json_t *f = table_frame(r, "end", 1);
+    const okr_hand_result *h = &g->last;
+    char t[160];
+    if (h->winner >= 0)
+        snprintf(t, sizeof t, "hand %d ends (%s); %s scores best", g->hand_no,
+                 ar_end_name(h->ended), r->names[h->winner]);
+    else
+        snprintf(t, sizeof t, "hand %d ends (%s)", g->hand_no, ar_end_name(h->ended));
+    json_object_set_new(f, "txt", json_string(t));
+    json_t *rows = json_array();
+    for (int s = 0; s < r->players; s++)
+        json_array_append_new(rows,
+                              json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded", h->melded[s],
+                                        "debit", h->debit[s], "out", h->out_bonus[s], "concealed",
+                                        h->concealed[s], "deadwood", h->deadwood[s], "score",
+                                        h->score[s], "total", h->total[s]));
+    json_object_set_new(f, "end",
+                        json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
+                                  h->winner, "knocker", h->knocker, "rows", rows, "gin",
+                                  r->rules.family == OKR_FAMILY_GIN));
+    add_mark(f, "h");
+    return 0;
+}
+
+static int on_verdict(rp *r, json_t *j)
+{
+    int seat = (int)json_integer_value(json_object_get(j, "seat"));
+    if (seat < 0 || seat >= r->players)
+        return fail(r, "a verdict for seat %d", seat);
+    json_t *f = table_frame(r, "verdict", 0);
+    char t[400];
+    const char *clock = jstr(j, "clock");
+    /* another seat's detail may quote its illegal move, that is its cards: a seat's page
+     * shows only its own */
+    int detail = r->o->seat == AV_SPECTATOR || r->o->seat == seat;
+    snprintf(t, sizeof t, "verdict %s against %s%s%s%s%s", jstr(j, "verdict"), r->names[seat],
+             clock[0] ? " (" : "", clock, clock[0] ? " clock)" : "", detail ? ": " : "");
+    if (detail) {
+        size_t n = strlen(t);
+        snprintf(t + n, sizeof t - n, "%s", jstr(j, "detail"));
+    }
+    json_object_set_new(f, "a", json_integer(seat));
+    json_object_set_new(f, "txt", json_string(t));
+    json_object_set_new(f, "verdict", json_string(jstr(j, "verdict")));
+    add_mark(f, "v");
+    return 0;
+}
+
+static int on_result(rp *r, json_t *j)
+{
+    const okr_game *g = &r->g;
+    int completed = json_is_true(json_object_get(j, "completed"));
+    json_t *fin = json_object_get(j, "final_total");
+    if (completed &&
+        (g->phase != OKR_PH_GAME_OVER || !ints_equal(fin, g->result.final_total, r->players)))
+        return fail(r, "the record's final totals differ from the engine's");
+    json_t *f =
+        table_frame(r, "over", g->phase == OKR_PH_HAND_OVER || g->phase == OKR_PH_GAME_OVER);
+    json_t *res = json_object();
+    json_object_set_new(res, "completed", json_boolean(completed));
+    json_object_set(res, "final", fin ? fin : json_null());
+    json_object_set(res, "place", json_object_get(j, "placements"));
+    json_object_set(res, "forfeits", json_object_get(j, "forfeits"));
+    if (completed) {
+        json_object_set_new(res, "game", ar_json_ints(g->result.score, r->players));
+        json_object_set_new(res, "concealed", ar_json_ints(g->result.concealed, r->players));
+        json_object_set_new(res, "bonus", ar_json_ints(g->result.winner_bonus, r->players));
+        json_object_set_new(res, "settle", ar_json_ints(g->result.settlement, r->players));
+    }
+    json_object_set_new(f, "res", res);
+    json_object_set_new(
+        f, "txt", json_string(completed ? "the game is over" : "the game stopped: forfeited"));
+    add_mark(f, "h");
+    return 0;
+}
+
+static int on_header(rp *r, json_t *h)
+{
+    okr_refusal why;
+    memset(&why, 0, sizeof why);
+    if (strcmp(jstr(h, "type"), "header") != 0)
+        return fail(r, "the first line is not a record header");
+    if (okr_rules_preset(&r->rules, jstr(h, "rules"), &why) != OKR_OK)
+        return fail(r, "rules '%s': %s", jstr(h, "rules"), why.reason);
+    char *opts = ar_xstrdup(jstr(h, "options"));
+    char *save = NULL;
+    for (char *tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        if (okr_rules_set(&r->rules, tok, eq + 1, &why) != OKR_OK) {
+            int rc = fail(r, "option %s: %s", tok, why.reason);
+            free(opts);
+            return rc;
+        }
+    }
+    free(opts);
+    r->players = (int)json_integer_value(json_object_get(h, "players"));
+    if (r->players < 1 || r->players > OKR_MAX_PLAYERS)
+        return fail(r, "players %d", r->players);
+    if (r->o->seat >= r->players)
+        return fail(r, "seat %d: the game has %d seats", r->o->seat, r->players);
+    json_t *names = json_object_get(h, "names"), *jn = json_array();
+    for (int s = 0; s < r->players; s++) {
+        const char *nm = json_string_value(json_array_get(names, (size_t)s));
+        ar_sanitize(nm ? nm : "?", strlen(nm ? nm : "?"), r->names[s], sizeof r->names[s]);
+        json_array_append_new(jn, json_string(r->names[s]));
+        r->bank_ms[s] = r->o->clocks.bank_ms;
+    }
+    json_t *sv = json_object_get(h, "seed");
+    uint64_t seed = json_is_integer(sv)  ? (uint64_t)json_integer_value(sv)
+                    : json_is_string(sv) ? strtoull(json_string_value(sv), NULL, 10)
+                                         : 0;
+    if (okr_game_init(&r->g, &r->rules, r->players, seed, NULL, 0, &why) != OKR_OK)
+        return fail(r, "the engine cannot start the game: %s", why.reason);
+    json_t *m = r->meta;
+    json_object_set_new(m, "names", jn);
+    json_object_set_new(m, "players", json_integer(r->players));
+    json_object_set_new(m, "rules", json_string(r->rules.preset));
+    json_object_set_new(m, "seat", json_integer(r->o->seat));
+    json_object_set_new(m, "deal", json_integer(json_integer_value(json_object_get(h, "deal"))));
+    json_object_set_new(m, "rotation",
+                        json_integer(json_integer_value(json_object_get(h, "rotation"))));
+    if (r->o->seat == AV_SPECTATOR) {
+        /* the host's page: the ids that find the game again */
+        json_object_set_new(m, "game", json_string(jstr(h, "game_id")));
+        char sd[32];
+        snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
+        json_object_set_new(m, "seed", json_string(sd));
+        json_object_set_new(m, "options", json_string(jstr(h, "options")));
+    }
+    if (r->o->clocks.bank_ms > 0)
+        json_object_set_new(m, "clocks",
+                            json_pack("{s:f,s:f}", "decision", r->o->clocks.decision_ms, "bank",
+                                      r->o->clocks.bank_ms));
+    json_t *f = table_frame(r, "deal", 0);
+    json_object_set_new(f, "txt", json_string("hand 1 is dealt"));
+    return 0;
+}
+
+static int walk(rp *r, FILE *in)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0, have_header = 0, have_result = 0;
+    while (rc == 0 && (n = getline(&buf, &cap, in)) >= 0) {
+        r->line++;
+        if (n == 0 || buf[0] == '\n')
+            continue;
+        json_error_t jerr;
+        json_t *j = json_loads(buf, 0, &jerr);
+        if (!json_is_object(j)) {
+            rc = fail(r, "not a JSON object: %s", j ? "wrong type" : jerr.text);
+            json_decref(j);
+            break;
+        }
+        const char *type = jstr(j, "type");
+        if (!have_header) {
+            rc = on_header(r, j);
+            have_header = 1;
+        } else if (have_result) {
+            rc = fail(r, "a line after the result");
+        } else if (strcmp(type, "action") == 0) {
+            rc = on_action(r, j);
+        } else if (strcmp(type, "hand_end") == 0) {
+            rc = on_hand_end(r, j);
+        } else if (strcmp(type, "verdict") == 0) {
+            rc = on_verdict(r, j);
+        } else if (strcmp(type, "result") == 0) {
+            rc = on_result(r, j);
+            have_result = 1;
+        } else if (strcmp(type, "aborted") == 0) {
+            rc = fail(r, "the game was not finished (%s)", jstr(j, "reason"));
+        } else {
+            rc = fail(r, "unknown line type '%s'", type);
+        }
+        json_decref(j);
+    }
+    free(buf);
+    if (rc == 0 && !have_header)
+        rc = fail(r, "empty record");
+    else if (rc == 0 && !have_result)
+        rc = fail(r, "the record has no result line (cut short?)");
+    return rc;
+}
+
+/* ---- The page ----------------------------------------------------------------------------- */
+
+typedef struct page {
+    rp *r;
+    json_t *data;
+} page;
+
+static int fill(void *ctx, FILE *out, const char *name)
+{
+    page *p = ctx;
+    if (strcmp(name, "CSS") == 0)
+        fwrite(av_asset_replay_css, 1, av_asset_replay_css_len, out);
+    else if (strcmp(name, "JS") == 0)
+        fwrite(av_asset_replay_js, 1, av_asset_replay_js_len, out);
+    else if (strcmp(name, "DATA") == 0)
+        return av_json_script(out, p->data);
+    else if (strcmp(name, "TITLE") == 0) {
+        const rp *r = p->r;
+        fputs("okarena replay: ", out);
+        for (int s = 0; s < r->players; s++) {
+            if (s)
+                fputs(" v ", out);
+            av_html_text(out, r->names[s]);
+        }
+        if (r->o->seat >= 0) {
+            fputs(" (as seen by ", out);
+            av_html_text(out, r->names[r->o->seat]);
+            fputs(")", out);
+        }
+    } else
+        fprintf(out, "@%s@", name);
+    return 0;
+}
+
+static json_t *views(const rp *r)
+{
+    json_t *v = json_array();
+    const char *base = r->o->base;
+    char href[512], label[128];
+    snprintf(href, sizeof href, "%s.html", base);
+    json_array_append_new(v, json_pack("{s:s,s:s,s:b}", "label", "Referee (every hand)", "href",
+                                       href, "on", r->o->seat == AV_SPECTATOR));
+    for (int s = 0; s < r->players; s++) {
+        snprintf(href, sizeof href, "%s.seat%d.html", base, s);
+        snprintf(label, sizeof label, "Seat %d: %s", s, r->names[s]);
+        json_array_append_new(
+            v, json_pack("{s:s,s:s,s:b}", "label", label, "href", href, "on", r->o->seat == s));
+    }
+    return v;
+}
+
+int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *err, size_t cap)
+{
+    rp *r = ar_xcalloc(1, sizeof *r);
+    r->path = path;
+    r->o = o;
+    r->err = err;
+    r->cap = cap;
+    r->frames = json_array();
+    r->meta = json_object();
+    r->prev = json_object();
+    int rc = -1;
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        snprintf(err, cap, "%s: %s", path, strerror(errno));
+    } else {
+        rc = walk(r, in);
+        fclose(in);
+    }
+    if (rc == 0) {
+        /* the sibling pages are named after the game id, which names the seed: only the
+         * referee's page links them */
+        if (o->base && o->seat == AV_SPECTATOR)
+            json_object_set_new(r->meta, "views", views(r));
+        if (o->back)
+            json_object_set_new(r->meta, "back", json_string(o->back));
+        json_object_set_new(r->meta, "v", json_integer(1));
+        json_object_set(r->meta, "frames", r->frames);
+        page p = {r, r->meta};
+        rc = av_template(out, av_asset_replay_html, av_asset_replay_html_len, fill, &p);
+        if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
+            snprintf(err, cap, "cannot write the page: %s", strerror(errno));
+            rc = -1;
+        }
+    }
+    json_decref(r->frames);
+    json_decref(r->meta);
+    json_decref(r->prev);
+    free(r->legal);
+    free(r);
+    return rc;
+}
+
+av_clocks av_folder_clocks(const char *dir)
+{
+    av_clocks c = {0, 0};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    json_t *j = json_load_file(path, 0, NULL);
+    if (!j)
+        return c;
+    json_t *cl = json_object_get(j, "clocks"); /* a match */
+    if (!cl)
+        cl = json_object_get(json_object_get(j, "config"), "clocks"); /* a tournament */
+    c.decision_ms = json_number_value(json_object_get(cl, "decision_ms"));
+    c.bank_ms = json_number_value(json_object_get(cl, "bank_ms"));
+    json_decref(j);
+    return c;
+}

@@ -1,0 +1,1050 @@
+/* report.c - `arena report`: the results of a match's, tournament's or merge's folder, read
+ * from its files (results.json, games.jsonl, timings.jsonl) and written as a pasteable block
+ * (text, md), one self-contained page (html) or the numbers of the page's tables (json).
+ *
+ * Everything is first gathered into one model (struct rep) so that the four formats show the
+ * same numbers: the html's tables and the json are two writings of the same rows, which is
+ * what tests/view/report.sh checks against results.json. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "okr/okr.h"
+#include "util/util.h"
+#include "view.h"
+
+extern const unsigned char av_asset_report_html[], av_asset_report_css[];
+extern const unsigned long av_asset_report_html_len, av_asset_report_css_len;
+
+static const char *const VERDICTS[] = {"RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ"};
+enum { NV = 8 };
+
+typedef struct entrant {
+    const char *name;
+    int index; /* entrant index in the folder's numbering */
+    int rank;
+    double score, score_lo, score_hi; /* NAN: none */
+    double elo, elo_lo, elo_hi;
+    int rank_lo, rank_hi; /* 0: none */
+    double p_next;        /* NAN: none */
+    long long games, sets, wins, forfeits;
+    double mean_place;
+    long long verdicts[NV];
+    /* timing, from timings.jsonl (tournament) or results.json (match) */
+    long long decisions;
+    double wall_ms, max_ms;
+    long long timed_games;
+} entrant;
+
+typedef struct rep {
+    const char *dir;
+    json_t *results;
+    int tournament; /* 0: a match folder */
+    const char *name, *rules, *format;
+    int seats;
+    long long sets, sets_scheduled, games, games_scheduled;
+    int complete, connected;
+    double rho; /* NAN: none */
+    int n;
+    entrant *e;          /* in rank order */
+    json_t *cross;       /* cross_table or NULL */
+    json_t *sprt;        /* or NULL */
+    json_t *games_list;  /* the games.jsonl objects listed (the first max_games) */
+    long long max_games; /* how many to keep; -1: all */
+    long long ngames;    /* lines of games.jsonl */
+    /* every game, small: by game index, the entrant and decisions of each seat (timings) */
+    struct gmin {
+        int8_t entrant[OKR_MAX_PLAYERS];
+        int32_t decisions[OKR_MAX_PLAYERS];
+        int8_t timed; /* its timings line was counted (a resumed run may write two) */
+    } * gm;
+    long long gm_n;
+    char *err;
+    size_t cap;
+} rep;
+
+static int fail(rep *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rep *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->cap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static double num(json_t *v)
+{
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *o, const char *key, const char *dflt)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : dflt;
+}
+
+/* ---- Reading ------------------------------------------------------------------------------ */
+
+static int read_games(rep *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/games.jsonl", r->dir);
+    r->games_list = json_array();
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : fail(r, "%s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t cap = 0;
+    long line = 0;
+    int rc = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        line++;
+        if (buf[0] == '\n')
+            continue;
+        json_error_t je;
+        json_t *j = json_loads(buf, 0, &je);
+        if (!json_is_object(j)) {
+            json_decref(j);
+            rc = fail(r, "%s:%ld: not a JSON object", path, line);
+            break;
+        }
+        r->ngames++;
+        /* a tournament of 10^5 games is read in one pass, keeping only what is shown */
+        json_int_t gi = json_integer_value(json_object_get(j, "game"));
+        /* indices are 0.. in order: one far past the lines read is refused, so a hostile
+         * file cannot make this table huge */
+        if (gi >= 0 && gi < 2 * r->ngames + 4096) {
+            if (gi >= r->gm_n) {
+                long long n = r->gm_n ? r->gm_n : 1024;
+                while (n <= gi)
+                    n *= 2;
+                r->gm = ar_xrealloc(r->gm, (size_t)n * sizeof *r->gm);
+                memset(r->gm + r->gm_n, -1, (size_t)(n - r->gm_n) * sizeof *r->gm);
+                r->gm_n = n;
+            }
+            json_t *seating = json_object_get(j, "seating"), *dec = json_object_get(j, "decisions");
+            for (size_t s = 0; s < OKR_MAX_PLAYERS; s++) {
+                r->gm[gi].entrant[s] = s < json_array_size(seating)
+                                           ? (int8_t)json_integer_value(json_array_get(seating, s))
+                                           : -1;
+                r->gm[gi].decisions[s] = (int32_t)json_integer_value(json_array_get(dec, s));
+            }
+        }
+        if (r->max_games < 0 || (long long)json_array_size(r->games_list) < r->max_games)
+            json_array_append_new(r->games_list, j);
+        else
+            json_decref(j);
+    }
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+/* timings.jsonl: per game and seat, wall_ms (summed decisions) and max_ms, to the entrants */
+static void read_timings(rep *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/timings.jsonl", r->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *buf = NULL;
+    size_t cap = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        json_t *t = json_loads(buf, 0, NULL);
+        json_int_t gi = json_integer_value(json_object_get(t, "game"));
+        struct gmin *g = gi >= 0 && gi < r->gm_n && r->gm[gi].timed < 0 ? &r->gm[gi] : NULL;
+        if (g)
+            g->timed = 1;
+        for (int s = 0; g && s < OKR_MAX_PLAYERS && g->entrant[s] >= 0; s++) {
+            int ent = g->entrant[s];
+            for (int i = 0; i < r->n; i++) {
+                if (r->e[i].index != ent)
+                    continue;
+                double w = num(json_array_get(json_object_get(t, "wall_ms"), s));
+                double m = num(json_array_get(json_object_get(t, "max_ms"), s));
+                if (!isnan(w))
+                    r->e[i].wall_ms += w;
+                if (!isnan(m) && m > r->e[i].max_ms)
+                    r->e[i].max_ms = m;
+                r->e[i].decisions += g->decisions[s];
+                r->e[i].timed_games++;
+            }
+        }
+        json_decref(t);
+    }
+    free(buf);
+    fclose(f);
+}
+
+static void ci(json_t *a, double *lo, double *hi)
+{
+    *lo = num(json_array_get(a, 0));
+    *hi = num(json_array_get(a, 1));
+}
+
+static int read_tournament(rep *r)
+{
+    json_t *j = r->results, *cfg = json_object_get(j, "config");
+    r->tournament = 1;
+    r->name = str(j, "name", "tournament");
+    r->rules = str(cfg, "rules", "?");
+    r->format = str(cfg, "format", "round-robin");
+    r->seats = (int)json_integer_value(json_object_get(cfg, "seats"));
+    r->sets = json_integer_value(json_object_get(j, "sets"));
+    r->sets_scheduled = json_integer_value(json_object_get(j, "sets_scheduled"));
+    r->games = json_integer_value(json_object_get(j, "games"));
+    r->games_scheduled = json_integer_value(json_object_get(j, "games_scheduled"));
+    r->complete = json_is_true(json_object_get(j, "complete"));
+    r->connected = !json_is_false(json_object_get(j, "connected"));
+    r->rho = num(json_object_get(j, "rho"));
+    r->cross = json_object_get(j, "cross_table");
+    r->sprt = json_object_get(j, "sprt");
+    json_t *st = json_object_get(j, "standings");
+    if (!json_is_array(st))
+        return fail(r, "%s/results.json: no standings", r->dir);
+    r->n = (int)json_array_size(st);
+    r->e = ar_xcalloc((size_t)r->n + 1, sizeof *r->e);
+    for (int i = 0; i < r->n; i++) {
+        json_t *s = json_array_get(st, (size_t)i);
+        entrant *e = &r->e[i];
+        e->name = str(s, "name", "?");
+        e->index = (int)json_integer_value(json_object_get(s, "entrant"));
+        e->rank = (int)json_integer_value(json_object_get(s, "rank"));
+        e->score = num(json_object_get(s, "score"));
+        ci(json_object_get(s, "score_ci"), &e->score_lo, &e->score_hi);
+        e->elo = num(json_object_get(s, "elo"));
+        ci(json_object_get(s, "elo_ci"), &e->elo_lo, &e->elo_hi);
+        e->rank_lo = (int)json_integer_value(json_array_get(json_object_get(s, "rank_ci"), 0));
+        e->rank_hi = (int)json_integer_value(json_array_get(json_object_get(s, "rank_ci"), 1));
+        e->p_next = num(json_object_get(s, "p_beats_next"));
+        e->games = json_integer_value(json_object_get(s, "games"));
+        e->sets = json_integer_value(json_object_get(s, "sets"));
+        e->wins = json_integer_value(json_object_get(s, "wins"));
+        e->mean_place = num(json_object_get(s, "mean_place"));
+        e->forfeits = json_integer_value(json_object_get(s, "forfeits"));
+        for (int v = 0; v < NV; v++)
+            e->verdicts[v] =
+                json_integer_value(json_object_get(json_object_get(s, "verdicts"), VERDICTS[v]));
+    }
+    return 0;
+}
+
+static int by_score(const void *a, const void *b)
+{
+    const entrant *x = a, *y = b;
+    double d = (isnan(y->score) ? -1e300 : y->score) - (isnan(x->score) ? -1e300 : x->score);
+    return d > 0 ? 1 : d < 0 ? -1 : x->index - y->index;
+}
+
+/* A match's results.json: per bot, the mean score against the field with its t-interval. */
+static int read_match(rep *r)
+{
+    json_t *j = r->results, *bots = json_object_get(j, "bots");
+    r->name = "match";
+    r->rules = str(json_object_get(j, "rules"), "preset", "?");
+    r->format = "match";
+    r->seats = (int)json_integer_value(json_object_get(j, "players"));
+    r->games = json_integer_value(json_object_get(j, "games"));
+    r->games_scheduled = json_integer_value(json_object_get(j, "games_scheduled"));
+    r->sets = json_integer_value(json_object_get(j, "deals"));
+    r->sets_scheduled = r->sets;
+    r->complete = json_is_true(json_object_get(j, "complete"));
+    r->connected = 1;
+    r->rho = NAN;
+    r->n = (int)json_array_size(bots);
+    r->e = ar_xcalloc((size_t)r->n + 1, sizeof *r->e);
+    for (int i = 0; i < r->n; i++) {
+        json_t *b = json_array_get(bots, (size_t)i);
+        entrant *e = &r->e[i];
+        json_t *sd = json_object_get(b, "score_diff");
+        e->name = str(b, "name", "?");
+        e->index = (int)json_integer_value(json_object_get(b, "index"));
+        e->score = num(json_object_get(sd, "mean"));
+        ci(json_object_get(sd, "ci95"), &e->score_lo, &e->score_hi);
+        e->elo = e->elo_lo = e->elo_hi = e->p_next = NAN;
+        e->games = json_integer_value(json_object_get(b, "games"));
+        e->sets = json_integer_value(json_object_get(sd, "deals"));
+        e->wins = json_integer_value(json_object_get(b, "wins"));
+        json_t *pl = json_object_get(b, "placements");
+        double sum = 0, cnt = 0;
+        for (size_t p = 0; p < json_array_size(pl); p++) {
+            double k = num(json_array_get(pl, p));
+            sum += k * (double)(p + 1);
+            cnt += k;
+        }
+        e->mean_place = cnt > 0 ? sum / cnt : NAN;
+        e->forfeits = json_integer_value(json_object_get(b, "forfeits"));
+        json_t *errs = json_object_get(b, "errors");
+        for (int v = 0; v < NV; v++)
+            e->verdicts[v] = json_integer_value(json_object_get(errs, VERDICTS[v]));
+        if (json_is_true(json_object_get(b, "disqualified")))
+            e->verdicts[7] = 1;
+        e->decisions = json_integer_value(json_object_get(b, "decisions"));
+        e->wall_ms = num(json_object_get(b, "wall_ms"));
+        e->max_ms = num(json_object_get(b, "max_decision_ms"));
+        if (isnan(e->max_ms))
+            e->max_ms = 0;
+        if (isnan(e->wall_ms))
+            e->wall_ms = 0;
+        e->timed_games = e->games;
+    }
+    qsort(r->e, (size_t)r->n, sizeof *r->e, by_score);
+    for (int i = 0; i < r->n; i++)
+        r->e[i].rank = i + 1;
+    return 0;
+}
+
+static int load(rep *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.json", r->dir);
+    json_error_t je;
+    r->results = json_load_file(path, 0, &je);
+    if (!r->results) {
+        struct stat st;
+        if (stat(path, &st) != 0)
+            return fail(r, "%s: %s (a shard's folder has no results: run arena merge)", path,
+                        strerror(errno));
+        return fail(r, "%s:%d: %s", path, je.line, je.text);
+    }
+    if (!json_is_object(r->results))
+        return fail(r, "%s:1: not a JSON object", path);
+    int rc = json_object_get(r->results, "standings") ? read_tournament(r) : read_match(r);
+    if (rc == 0 && (r->seats < 1 || r->seats > OKR_MAX_PLAYERS))
+        rc = fail(r, "%s: seats %d: expected 1 to %d (not a results file of the arena?)", path,
+                  r->seats, OKR_MAX_PLAYERS);
+    /* the text and md blocks show no game and no timing: results.json is all they need */
+    if (rc == 0 && r->max_games != 0)
+        rc = read_games(r);
+    if (rc == 0 && r->tournament && r->max_games != 0)
+        read_timings(r);
+    return rc;
+}
+
+/* ---- Numbers as text ---------------------------------------------------------------------- */
+
+static void fnum(char *b, size_t n, double v, int decimals, int sign)
+{
+    if (isnan(v))
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, sign ? "%+.*f" : "%.*f", decimals, v);
+}
+
+static void fci(char *b, size_t n, double v, double lo, double hi, int decimals)
+{
+    char x[24], l[24], h[24];
+    fnum(x, sizeof x, v, decimals, 1);
+    if (isnan(lo) || isnan(hi)) {
+        snprintf(b, n, "%s", x);
+        return;
+    }
+    fnum(l, sizeof l, lo, decimals, 1);
+    fnum(h, sizeof h, hi, decimals, 1);
+    snprintf(b, n, "%s [%s, %s]", x, l, h);
+}
+
+static void verdict_text(const entrant *e, char *b, size_t n)
+{
+    size_t k = 0;
+    b[0] = '\0';
+    for (int v = 0; v < NV; v++)
+        if (e->verdicts[v] && k < n)
+            k += (size_t)snprintf(b + k, n - k, "%s%lld %s", k ? ", " : "", e->verdicts[v],
+                                  VERDICTS[v]);
+    if (!b[0])
+        snprintf(b, n, "-");
+}
+
+static long long verdict_total(const rep *r, int v)
+{
+    long long t = 0;
+    for (int i = 0; i < r->n; i++)
+        t += r->e[i].verdicts[v];
+    return t;
+}
+
+static void rank_text(const entrant *e, char *b, size_t n)
+{
+    if (e->rank_lo <= 0)
+        snprintf(b, n, "-");
+    else if (e->rank_lo == e->rank_hi)
+        snprintf(b, n, "%d", e->rank_lo);
+    else
+        snprintf(b, n, "%d-%d", e->rank_lo, e->rank_hi);
+}
+
+static void sprt_text(const rep *r, char *b, size_t n)
+{
+    json_t *s = r->sprt;
+    snprintf(b, n, "LLR %.2f (%.2f, %.2f) [%g, %g] after %lld sets -> %s%s",
+             num(json_object_get(s, "llr")), num(json_object_get(s, "lower")),
+             num(json_object_get(s, "upper")), num(json_object_get(s, "s0")),
+             num(json_object_get(s, "s1")),
+             (long long)json_integer_value(json_object_get(s, "sets")), str(s, "decision", "none"),
+             json_is_true(json_object_get(s, "stopped_early")) ? " (stopped early)" : "");
+}
+
+/* ---- text and md -------------------------------------------------------------------------- */
+
+static void block(const rep *r, FILE *out, int md)
+{
+    char rho[32], vt[200] = "", b[256];
+    fnum(rho, sizeof rho, r->rho, 2, 0);
+    size_t k = 0;
+    for (int v = 0; v < NV; v++) {
+        long long t = verdict_total(r, v);
+        if (t)
+            k +=
+                (size_t)snprintf(vt + k, sizeof vt - k, "%s%lld %s", k ? ", " : "", t, VERDICTS[v]);
+    }
+    const char *unit = r->tournament ? "Sets" : "Deals";
+    if (md)
+        fprintf(out, "**okarena %s%s**: %s, %d seats%s%s\n\n| | |\n|---|---|\n",
+                r->tournament ? "tournament " : "match", r->tournament ? r->name : "", r->rules,
+                r->seats, r->tournament ? ", " : "", r->tournament ? r->format : "");
+    else
+        fprintf(out, "okarena %s%s: %s, %d seats%s%s\n", r->tournament ? "tournament " : "match",
+                r->tournament ? r->name : "", r->rules, r->seats, r->tournament ? ", " : "",
+                r->tournament ? r->format : "");
+    /* one line per fact, "Name | value" in both formats (md adds the table's outer bars) */
+    const char *pre = md ? "| " : "", *post = md ? " |" : "";
+    fprintf(out, "%s%-8s | N: %lld of %lld  Games: %lld  rho: %s  %s%s\n", pre, unit, r->sets,
+            r->sets_scheduled, r->games, rho, r->complete ? "complete" : "INCOMPLETE", post);
+    fprintf(out, "%s%-8s | %s%s\n", pre, "Verdicts", vt[0] ? vt : "none", post);
+    if (r->sprt) {
+        sprt_text(r, b, sizeof b);
+        fprintf(out, "%s%-8s | %s%s\n", pre, "SPRT", b, post);
+    }
+    if (!r->connected)
+        fprintf(out, "%s%-8s | not connected: some ratings are not on one scale%s\n", pre,
+                "Warning", post);
+    fputc('\n', out);
+    if (md)
+        fprintf(out,
+                "| rank | entrant | score (pts/game, 95%%) | win-Elo (95%%) | rank CI | p>next | "
+                "games | wins | verdicts |\n|---:|---|---|---|---|---:|---:|---:|---|\n");
+    else
+        fprintf(out, "%-4s  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %5s  %s\n", "rank", "entrant",
+                "score (pts/game, 95%)", "win-Elo (95%)", "rank CI", "p>next", "games", "wins",
+                "verdicts");
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        char sc[128], el[128], rk[24], pn[24], vd[160];
+        fci(sc, sizeof sc, e->score, e->score_lo, e->score_hi, 1);
+        fci(el, sizeof el, e->elo, e->elo_lo, e->elo_hi, 0);
+        rank_text(e, rk, sizeof rk);
+        fnum(pn, sizeof pn, e->p_next + 1e-9, 2, 0); /* 0.495 is 0.50, as printed elsewhere */
+        verdict_text(e, vd, sizeof vd);
+        if (md) {
+            fprintf(out, "| %d | ", e->rank);
+            for (const char *p = e->name; *p; p++) /* a | or a ` in a name would break the table */
+                fputc(*p == '|' || *p == '`' ? '?' : *p, out);
+            fprintf(out, " | %s | %s | %s | %s | %lld | %lld | %s |\n", sc, el, rk, pn, e->games,
+                    e->wins, vd);
+        } else {
+            fprintf(out, "%4d  %-16s  %-30s  %-20s  %-7s  %6s  %6lld  %5lld  %s\n", e->rank,
+                    e->name, sc, el, rk, pn, e->games, e->wins, vd);
+        }
+    }
+    if (md)
+        fprintf(out,
+                "\nScore: points per game against an average entrant at the same table; "
+                "intervals resample whole duplicate sets. Compare two entrants with the rank CI "
+                "and p>next, not by overlapping intervals.\n");
+}
+
+/* ---- json ---------------------------------------------------------------------------------- */
+
+static json_t *jnum(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *model_json(const rep *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "format", json_string("okarena-report 1"));
+    json_object_set_new(j, "source", json_string(r->tournament ? "tournament" : "match"));
+    json_object_set_new(j, "name", json_string(r->name));
+    json_object_set_new(j, "rules", json_string(r->rules));
+    json_object_set_new(j, "seats", json_integer(r->seats));
+    json_object_set_new(j, "sets", json_integer(r->sets));
+    json_object_set_new(j, "games", json_integer(r->games));
+    json_object_set_new(j, "complete", json_boolean(r->complete));
+    json_object_set_new(j, "rho", jnum(r->rho));
+    json_t *st = json_array(), *vt = json_array();
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        json_array_append_new(
+            st, json_pack("{s:i,s:s,s:o,s:[oo],s:o,s:[oo],s:[ii],s:o,s:I,s:I,s:I}", "rank", e->rank,
+                          "name", e->name, "score", jnum(e->score), "score_ci", jnum(e->score_lo),
+                          jnum(e->score_hi), "elo", jnum(e->elo), "elo_ci", jnum(e->elo_lo),
+                          jnum(e->elo_hi), "rank_ci", e->rank_lo, e->rank_hi, "p_beats_next",
+                          jnum(e->p_next), "games", e->games, "sets", e->sets, "wins", e->wins));
+        json_t *v = json_object();
+        json_object_set_new(v, "name", json_string(e->name));
+        for (int k = 0; k < NV; k++)
+            json_object_set_new(v, VERDICTS[k], json_integer(e->verdicts[k]));
+        json_object_set_new(v, "forfeits", json_integer(e->forfeits));
+        json_object_set_new(v, "decisions", json_integer(e->decisions));
+        json_object_set_new(v, "mean_ms",
+                            e->decisions ? json_real(e->wall_ms / (double)e->decisions)
+                                         : json_null());
+        json_object_set_new(v, "max_ms", json_real(e->max_ms));
+        json_array_append_new(vt, v);
+    }
+    json_object_set_new(j, "standings", st);
+    json_object_set_new(j, "verdicts_timing", vt);
+    if (r->cross)
+        json_object_set(j, "cross_table", r->cross);
+    if (r->sprt)
+        json_object_set(j, "sprt", r->sprt);
+    json_object_set_new(j, "games_listed",
+                        json_integer((json_int_t)json_array_size(r->games_list)));
+    json_object_set_new(j, "games_in_folder", json_integer(r->ngames));
+    return j;
+}
+
+/* ---- html ---------------------------------------------------------------------------------- */
+
+typedef struct page {
+    rep *r;
+    const av_report_opts *o;
+} page;
+
+static void h(FILE *out, const char *s)
+{
+    av_html_text(out, s);
+}
+
+/* Open a link to game g's replay page if it was written (the page is there); returns 1 if
+ * a link was opened (the caller closes it). */
+static int replay_link(FILE *out, const av_report_opts *o, json_t *g)
+{
+    const char *id = str(g, "game_id", "");
+    if (!o->replays || !o->replays_fs || !json_object_get(g, "record") || !id[0] || strchr(id, '/'))
+        return 0;
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s.html", o->replays_fs, id);
+    if (stat(p, &st) != 0)
+        return 0;
+    fprintf(out, "<a href=\"%s/", o->replays);
+    av_html_text(out, id);
+    fputs(".html\">", out);
+    return 1;
+}
+
+/* the forest plot: each entrant's rating with its 95% interval, one row each, as SVG */
+static void forest(FILE *out, const rep *r, int elo)
+{
+    double lo = 0, hi = 0;
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        double a = elo ? e->elo_lo : e->score_lo, b = elo ? e->elo_hi : e->score_hi;
+        double v = elo ? e->elo : e->score;
+        if (isnan(a))
+            a = v;
+        if (isnan(b))
+            b = v;
+        if (!isnan(a) && a < lo)
+            lo = a;
+        if (!isnan(b) && b > hi)
+            hi = b;
+    }
+    if (hi - lo < 1e-9)
+        hi = lo + 1;
+    double pad = (hi - lo) * 0.05;
+    lo -= pad;
+    hi += pad;
+    int W = 720, L = 170, R = 20, row = 24, H = r->n * row + 40;
+    double sx = (W - L - R) / (hi - lo);
+#define X(v) (L + ((v)-lo) * sx)
+    fprintf(out,
+            "<svg class=\"forest\" id=\"forest-%s\" role=\"img\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\"><title>%s with 95%% intervals</title>\n",
+            elo ? "elo" : "score", W, H, W, H, elo ? "win-Elo" : "score rating (points per game)");
+    fprintf(out, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"8\" y2=\"%d\"/>\n", X(0), X(0),
+            H - 24);
+    fprintf(out, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", L, W - R,
+            H - 24, H - 24);
+    for (int t = 0; t <= 4; t++) {
+        double v = lo + (hi - lo) * t / 4;
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%+.0f</text>\n", X(v), H - 8,
+                v);
+    }
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        double v = elo ? e->elo : e->score, a = elo ? e->elo_lo : e->score_lo,
+               b = elo ? e->elo_hi : e->score_hi;
+        int y = 16 + i * row;
+        fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d. ", L - 8,
+                y + 4, e->rank);
+        h(out, e->name);
+        fputs("</text>", out);
+        if (!isnan(a) && !isnan(b))
+            fprintf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>", X(a),
+                    X(b), y, y);
+        if (!isnan(v))
+            fprintf(out,
+                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" "
+                    "r=\"4.5\"><title>%+.1f</title></circle>",
+                    X(v), y, v);
+        fputs("</g>\n", out);
+    }
+#undef X
+    fputs("</svg>\n", out);
+}
+
+static void td_num(FILE *out, double v, int decimals, int sign)
+{
+    char b[32];
+    fnum(b, sizeof b, v, decimals, sign);
+    fprintf(out, "<td%s>%s</td>", isnan(v) ? " class=\"na\"" : "", b);
+}
+
+static void standings_html(FILE *out, const rep *r)
+{
+    fputs("<h2 id=\"standings\">Standings</h2>\n<table id=\"t-standings\"><thead><tr><th>rank</th>"
+          "<th class=\"l\">entrant</th><th>score</th><th>95% interval</th><th>win-Elo</th>"
+          "<th>95% interval</th><th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
+          "<th>wins</th><th>mean place</th></tr></thead><tbody>\n",
+          out);
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        char b[96], rk[24];
+        fprintf(out, "<tr><td>%d</td><td class=\"l\">", e->rank);
+        h(out, e->name);
+        fputs("</td>", out);
+        td_num(out, e->score, 1, 1);
+        if (isnan(e->score_lo))
+            snprintf(b, sizeof b, "-");
+        else
+            snprintf(b, sizeof b, "[%+.1f, %+.1f]", e->score_lo, e->score_hi);
+        fprintf(out, "<td>%s</td>", b);
+        td_num(out, e->elo, 0, 1);
+        if (isnan(e->elo_lo))
+            snprintf(b, sizeof b, "-");
+        else
+            snprintf(b, sizeof b, "[%+.0f, %+.0f]", e->elo_lo, e->elo_hi);
+        fprintf(out, "<td>%s</td>", b);
+        rank_text(e, rk, sizeof rk);
+        fprintf(out, "<td>%s</td>", rk);
+        td_num(out, e->p_next + 1e-9, 2, 0);
+        fprintf(out, "<td>%lld</td><td>%lld</td><td>%lld</td>", e->games, e->sets, e->wins);
+        td_num(out, e->mean_place, 2, 0);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n<h3>Score rating (points per game against an average entrant)</h3>\n",
+          out);
+    forest(out, r, 0);
+    if (r->tournament) {
+        fputs("<h3>win-Elo (who finishes ahead)</h3>\n", out);
+        forest(out, r, 1);
+    }
+}
+
+/* cell colour for a share in [0, 1]: white at 0.5, blue above, red below */
+static void shade(FILE *out, double p)
+{
+    if (isnan(p)) {
+        fputs("<td class=\"na\">-</td>", out);
+        return;
+    }
+    int a = (int)(fabs(p - 0.5) * 2 * 180);
+    if (p >= 0.5)
+        fprintf(out, "<td class=\"hm\" style=\"background:rgb(%d,%d,255)\">%.2f</td>", 255 - a,
+                255 - a / 2, p);
+    else
+        fprintf(out, "<td class=\"hm\" style=\"background:rgb(255,%d,%d)\">%.2f</td>", 255 - a,
+                255 - a, p);
+}
+
+static void matrix_head(FILE *out, json_t *order, const char *id)
+{
+    fprintf(out, "<table id=\"%s\"><thead><tr><th class=\"l\">row \\ column</th>", id);
+    for (size_t c = 0; c < json_array_size(order); c++) {
+        fputs("<th>", out);
+        h(out, json_string_value(json_array_get(order, c)));
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+}
+
+static void cross_html(FILE *out, const rep *r)
+{
+    json_t *x = r->cross, *order = json_object_get(x, "order");
+    size_t n = json_array_size(order);
+    fputs("<h2 id=\"pairs\">Pairwise: how often the row finished ahead of the column</h2>\n"
+          "<p class=\"meta\">Share of the games they shared in which the row placed better (ties "
+          "count half). Blue: the row is usually ahead.</p>\n",
+          out);
+    matrix_head(out, order, "t-ahead");
+    for (size_t i = 0; i < n; i++) {
+        fputs("<tr><th class=\"l\">", out);
+        h(out, json_string_value(json_array_get(order, i)));
+        fputs("</th>", out);
+        for (size_t c = 0; c < n; c++)
+            shade(out, num(json_array_get(json_array_get(json_object_get(x, "ahead"), i), c)));
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n<h2 id=\"crosstable\">Crosstable</h2>\n<p class=\"meta\">Mean of the "
+          "row's total minus the column's per shared game (points), its 95% interval over the "
+          "sets they shared, and the games shared.</p>\n",
+          out);
+    matrix_head(out, order, "t-cross");
+    for (size_t i = 0; i < n; i++) {
+        fputs("<tr><th class=\"l\">", out);
+        h(out, json_string_value(json_array_get(order, i)));
+        fputs("</th>", out);
+        for (size_t c = 0; c < n; c++) {
+            double d = num(json_array_get(json_array_get(json_object_get(x, "diff"), i), c));
+            double lo = num(json_array_get(json_array_get(json_object_get(x, "diff_lo"), i), c));
+            double hi = num(json_array_get(json_array_get(json_object_get(x, "diff_hi"), i), c));
+            long long g = json_integer_value(
+                json_array_get(json_array_get(json_object_get(x, "games"), i), c));
+            if (isnan(d)) {
+                fputs("<td class=\"na\">-</td>", out);
+                continue;
+            }
+            int sure = !isnan(lo) && (lo > 0 || hi < 0);
+            fprintf(out, "<td%s>%+.1f", sure ? " class=\"verdict\"" : "", d);
+            if (!isnan(lo))
+                fprintf(out, "<br><small>[%+.0f, %+.0f]</small>", lo, hi);
+            fprintf(out, "<br><small>%lld games</small></td>", g);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
+{
+    fputs("<h2 id=\"verdicts\">Verdicts and timing</h2>\n<p class=\"meta\">Verdicts against each "
+          "entrant in the counted games (RE crash, TLE time, MLE memory, OLE output, PE protocol, "
+          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, and its "
+          "decision times.</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
+          out);
+    for (int v = 0; v < NV; v++)
+        fprintf(out, "<th>%s</th>", VERDICTS[v]);
+    fputs("<th>forfeits</th><th>decisions</th><th>mean ms</th><th>max ms</th><th class=\"l\">logs"
+          "</th></tr></thead><tbody>\n",
+          out);
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        fputs("<tr><td class=\"l\">", out);
+        h(out, e->name);
+        fputs("</td>", out);
+        for (int v = 0; v < NV; v++)
+            fprintf(out, "<td%s>%lld</td>", e->verdicts[v] ? " class=\"bad\"" : "", e->verdicts[v]);
+        fprintf(out, "<td>%lld</td><td>%lld</td>", e->forfeits, e->decisions);
+        td_num(out, e->decisions ? e->wall_ms / (double)e->decisions : NAN, 2, 0);
+        td_num(out, e->max_ms, 1, 0);
+        if (o->log_dir)
+            fprintf(out, "<td class=\"l\"><a href=\"%s/\">logs/</a></td>", o->log_dir);
+        else
+            fputs("<td class=\"l\">-</td>", out);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    if (r->sprt) {
+        char b[256];
+        sprt_text(r, b, sizeof b);
+        fputs("<h2 id=\"sprt\">Sequential test (gauntlet)</h2>\n<p id=\"sprt-state\">", out);
+        h(out, b);
+        fprintf(out, "</p>\n<p class=\"meta\">challenger ");
+        h(out, str(r->sprt, "challenger", "?"));
+        fputs(" against ", out);
+        h(out, str(r->sprt, "baseline", "the field"));
+        fputs(": H1 means the challenger is at least s1 points per game better, H0 that it is "
+              "not better than s0.</p>\n",
+              out);
+    }
+}
+
+/* the log of seat s of a tournament game: logs/s<set>-slot<k>-<name>.log; slot k is the seat's
+ * place in the set's first game, which rotation r moved: k = (s + r) mod seats */
+static void games_html(FILE *out, const rep *r, const av_report_opts *o)
+{
+    size_t n = json_array_size(r->games_list);
+    long long shown =
+        o->max_games >= 0 && (long long)n > o->max_games ? o->max_games : (long long)n;
+    fprintf(out, "<h2 id=\"games\">Games</h2>\n<p class=\"meta\">%zu games", n);
+    if (shown < (long long)n)
+        fprintf(out, "; the first %lld are listed (games.jsonl has them all)", shown);
+    if (o->replays)
+        fputs(". A game id opens its replay (the referee's page; each seat's page is linked from "
+              "it)",
+              out);
+    fputs(".</p>\n<div class=\"scroll\"><table id=\"t-games\"><thead><tr><th>#</th>"
+          "<th class=\"l\">game</th><th class=\"l\">seats (final total, place)</th><th>hands</th>"
+          "<th class=\"l\">verdicts</th></tr></thead><tbody>\n",
+          out);
+    for (long long i = 0; i < shown; i++) {
+        json_t *g = json_array_get(r->games_list, (size_t)i);
+        const char *id = str(g, "game_id", "?");
+        json_t *gi = json_object_get(g, "game"); /* a match's games.jsonl says "index" */
+        fprintf(out, "<tr><td>%lld</td><td class=\"l\">",
+                (long long)json_integer_value(gi ? gi : json_object_get(g, "index")));
+        int linked = replay_link(out, o, g);
+        h(out, id);
+        fputs(linked ? "</a>" : "", out);
+        fputs("</td><td class=\"l\">", out);
+        json_t *names = json_object_get(g, "names"), *fin = json_object_get(g, "final_total"),
+               *pl = json_object_get(g, "placements");
+        for (size_t s = 0; s < json_array_size(names); s++) {
+            fputs(s ? "; " : "", out);
+            h(out, json_string_value(json_array_get(names, s)));
+            fprintf(out, " %lld (%lld)", (long long)json_integer_value(json_array_get(fin, s)),
+                    (long long)json_integer_value(json_array_get(pl, s)));
+        }
+        fprintf(out, "</td><td>%lld</td><td class=\"l\">",
+                (long long)json_integer_value(json_object_get(g, "hands")));
+        json_t *vs = json_object_get(g, "verdicts");
+        for (size_t k = 0; k < json_array_size(vs); k++) {
+            json_t *v = json_array_get(vs, k);
+            int seat = (int)json_integer_value(json_object_get(v, "seat"));
+            fputs(k ? "; " : "", out);
+            fputs("<span class=\"bad\">", out);
+            h(out, str(v, "verdict", "?"));
+            fputs("</span> ", out);
+            h(out, json_string_value(json_array_get(names, (size_t)seat)));
+            fputs(": ", out);
+            h(out, str(v, "detail", ""));
+            if (o->log_dir && r->tournament && r->seats > 0) {
+                long long set = json_integer_value(json_object_get(g, "set"));
+                int rot = (int)json_integer_value(json_object_get(g, "rotation"));
+                fprintf(out, " <a href=\"%s/s%lld-slot%d-", o->log_dir, set,
+                        (seat + rot) % r->seats);
+                h(out, json_string_value(json_array_get(names, (size_t)seat)));
+                fputs(".log\">log</a>", out);
+            }
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
+/* A duplicate set: its games in rotation order, and how far apart the scores of the same
+ * cards went (the largest difference, over hands and seats, between two rotations). */
+typedef struct dset {
+    long long key; /* the set (tournament) or deal (match) */
+    json_t *g[OKR_MAX_PLAYERS];
+    int n;
+    long long spread;
+} dset;
+
+static int by_spread(const void *a, const void *b)
+{
+    const dset *x = a, *y = b;
+    return (y->spread > x->spread) - (y->spread < x->spread);
+}
+
+static long long hand_score(json_t *g, size_t h, size_t seat)
+{
+    return json_integer_value(
+        json_array_get(json_array_get(json_object_get(g, "hand_scores"), h), seat));
+}
+
+/* The first hand of every rotation of a deal gives each seat the same cards (it is dealt from
+ * the deal's seed); only who sits there changes. Later hands are dealt by the last winner
+ * (RULES 2.3), so their cards differ between rotations and are not compared. Side by side, the
+ * rotations show what each entrant made of the same cards. From games.jsonl alone. */
+static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
+{
+    size_t n = json_array_size(r->games_list);
+    dset *sets = ar_xcalloc(n + 1, sizeof *sets);
+    int ns = 0;
+    const char *key = r->tournament ? "set" : "deal";
+    for (size_t i = 0; i < n; i++) {
+        json_t *g = json_array_get(r->games_list, i);
+        json_int_t k = json_integer_value(json_object_get(g, key));
+        int rot = (int)json_integer_value(json_object_get(g, "rotation"));
+        if (rot < 0 || rot >= OKR_MAX_PLAYERS)
+            continue;
+        /* games.jsonl is in game order, so a set's games are next to each other */
+        if (ns == 0 || sets[ns - 1].key != k) {
+            sets[ns].key = k;
+            ns++;
+        }
+        dset *d = &sets[ns - 1];
+        if (!d->g[rot])
+            d->g[rot] = g;
+        if (rot + 1 > d->n)
+            d->n = rot + 1;
+    }
+    for (int i = 0; i < ns; i++) {
+        dset *d = &sets[i];
+        for (int a = 0; a < d->n; a++)
+            for (int b = 0; b < d->n; b++)
+                for (int s = 0; d->g[a] && d->g[b] && s < r->seats &&
+                                json_array_size(json_object_get(d->g[a], "hand_scores")) &&
+                                json_array_size(json_object_get(d->g[b], "hand_scores"));
+                     s++) {
+                    long long x =
+                        hand_score(d->g[a], 0, (size_t)s) - hand_score(d->g[b], 0, (size_t)s);
+                    if (x > d->spread)
+                        d->spread = x;
+                }
+    }
+    qsort(sets, (size_t)ns, sizeof *sets, by_spread);
+    int shown = ns < 6 ? ns : 6;
+    fprintf(out,
+            "<h2 id=\"dupsets\">Duplicate sets: the same cards in other hands</h2>\n<p "
+            "class=\"meta\">In every rotation of a deal, seat <i>s</i> gets the same cards in the "
+            "first hand; only who sits there changes (later hands are dealt by the last winner, so "
+            "their cards differ). Each line of a cell is one rotation: the entrant with those "
+            "cards, its score for the first hand and, in brackets, its final total. The %d sets "
+            "(of the %d listed) where the same cards scored furthest apart:</p>\n",
+            shown, ns);
+    for (int i = 0; i < shown; i++) {
+        dset *d = &sets[i];
+        fprintf(out, "<h3>%s %lld: first hands up to %lld points apart</h3>\n",
+                r->tournament ? "Set" : "Deal", d->key, d->spread);
+        fprintf(out, "<table class=\"dupset\" id=\"t-dupset-%d\"><thead><tr>", i);
+        for (int seat = 0; seat < r->seats; seat++)
+            fprintf(out, "<th class=\"l\">seat %d's cards</th>", seat);
+        fputs("</tr></thead><tbody>\n<tr>", out);
+        for (int seat = 0; seat < r->seats; seat++) {
+            fputs("<td class=\"l\">", out);
+            for (int a = 0; a < d->n; a++) {
+                json_t *g = d->g[a];
+                if (!g)
+                    continue;
+                fputs(a ? "<br>" : "", out);
+                int link = replay_link(out, o, g);
+                av_html_text(out, json_string_value(
+                                      json_array_get(json_object_get(g, "names"), (size_t)seat)));
+                fputs(link ? "</a>" : "", out);
+                if (json_array_size(json_object_get(g, "hand_scores")))
+                    fprintf(out, " %+lld", hand_score(g, 0, (size_t)seat));
+                else
+                    fputs(" -", out); /* stopped before its first hand ended */
+                fprintf(out, " (%lld)",
+                        (long long)json_integer_value(
+                            json_array_get(json_object_get(g, "final_total"), (size_t)seat)));
+            }
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n</tbody></table>\n", out);
+    }
+    free(sets);
+}
+
+static void howto_html(FILE *out)
+{
+    fputs("<h2 id=\"howto\">How to read this</h2>\n<div class=\"howto\">\n"
+          "<p><b>Score rating</b>: points per game an entrant gains against an average entrant at "
+          "the same table. It is the main ranking, because rummy is a points game. <b>win-Elo</b> "
+          "answers a different question, how often it finishes ahead.</p>\n"
+          "<p><b>Each interval is against the field</b>, and resamples whole duplicate sets (the "
+          "games of one deal are played together, so they are not independent). Two entrants' "
+          "ratings share most of their noise: <b>do not compare two entrants by whether their "
+          "intervals overlap</b>. Use the <b>rank CI</b> (is the order settled?), <b>p&gt;next</b> "
+          "(the share of bootstrap replicates in which the entrant beats the one ranked just "
+          "below: 0.95 or more is a clear order, near 0.5 a coin toss) and the crosstable's pair "
+          "intervals (bold where the interval excludes 0).</p>\n"
+          "<p><b>rho</b> is how much of the score's variance the deal explains, removed by "
+          "playing each deal in every seat order: the games needed for a given precision shrink "
+          "by about (1 - rho). Near 0 or negative, the deal mattered little.</p>\n"
+          "<p>A gauntlet's <b>SPRT decision</b> is its answer; ratings after an early stop are "
+          "biased, so run a fixed-length tournament to measure the size of a difference. More: "
+          "docs/tournaments.md, \"Reading the results\".</p>\n</div>\n",
+          out);
+}
+
+static int fill(void *ctx, FILE *out, const char *name)
+{
+    page *p = ctx;
+    rep *r = p->r;
+    if (strcmp(name, "CSS") == 0) {
+        fwrite(av_asset_report_css, 1, av_asset_report_css_len, out);
+    } else if (strcmp(name, "TITLE") == 0) {
+        fputs("okarena report: ", out);
+        h(out, r->name);
+    } else if (strcmp(name, "BODY") == 0) {
+        fputs("<h1>", out);
+        h(out, r->name);
+        fprintf(out, "</h1>\n<p class=\"meta\">%s: ", r->tournament ? "tournament" : "match");
+        h(out, r->rules);
+        fprintf(out, ", %d seats, %s; %lld of %lld sets, %lld of %lld games%s; arena ", r->seats,
+                r->format, r->sets, r->sets_scheduled, r->games, r->games_scheduled,
+                r->complete ? ", complete" : ", <span class=\"bad\">incomplete</span>");
+        h(out, str(r->results, "arena_version", "?"));
+        if (json_object_get(r->results, "config_hash")) {
+            fputs(", configuration ", out);
+            h(out, str(r->results, "config_hash", ""));
+        }
+        fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
+        if (r->cross)
+            fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
+        fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#dupsets\">duplicate sets</a>"
+              "<a href=\"#games\">games</a>"
+              "<a href=\"#howto\">how to read this</a></nav>\n",
+              out);
+        if (!r->connected)
+            fputs("<p class=\"bad\">Not connected: some entrants never met, directly or through "
+                  "others; their ratings are not on one scale.</p>\n",
+                  out);
+        fputs("<h2 id=\"block\">To paste</h2>\n<pre class=\"block\" id=\"paste\">", out);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (m) {
+            block(r, m, 0);
+            fclose(m);
+            h(out, buf);
+        }
+        free(buf);
+        fputs("</pre>\n", out);
+        standings_html(out, r);
+        if (r->cross && json_array_size(json_object_get(r->cross, "order")))
+            cross_html(out, r);
+        verdicts_html(out, r, p->o);
+        dupsets_html(out, r, p->o);
+        games_html(out, r, p->o);
+        howto_html(out);
+    } else {
+        fprintf(out, "@%s@", name);
+    }
+    return 0;
+}
+
+int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, size_t cap)
+{
+    rep r;
+    memset(&r, 0, sizeof r);
+    r.dir = dir;
+    r.err = err;
+    r.cap = cap;
+    r.max_games = o->format == AV_FMT_HTML || o->format == AV_FMT_JSON ? o->max_games : 0;
+    int rc = load(&r);
+    if (rc == 0) {
+        if (o->format == AV_FMT_TEXT || o->format == AV_FMT_MD) {
+            block(&r, out, o->format == AV_FMT_MD);
+        } else if (o->format == AV_FMT_JSON) {
+            json_t *j = model_json(&r);
+            rc = json_dumpf(j, out, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) == 0 &&
+                         fputc('\n', out) != EOF
+                     ? 0
+                     : -1;
+            json_decref(j);
+        } else {
+            page p = {&r, o};
+            rc = av_template(out, av_asset_report_html, av_asset_report_html_len, fill, &p);
+        }
+        if (rc != 0 || fflush(out) != 0 || ferror(out))
+            rc = fail(&r, "cannot write the report: %s", strerror(errno));
+    }
+    json_decref(r.results);
+    json_decref(r.games_list);
+    free(r.gm);
+    free(r.e);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* view.h - pages for people: the replay viewer (one self-contained HTML file per game, as the
+ * referee or as one seat saw it) and the report of a match, tournament or merge folder (html,
+ * md, text or json). Reads records and results files; writes files; plays nothing.
+ * Formats and every part of the pages: docs/report.md. */
+#ifndef AV_VIEW_H
+#define AV_VIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* ---- The replay page -------------------------------------------------------------------- */
+
+enum { AV_SPECTATOR = -1 };
+
+/* The clocks a game was played with, when known (from the folder's results.json), so the page
+ * can show each seat's bank; 0 fields mean unknown. */
+typedef struct av_clocks {
+    double decision_ms, bank_ms;
+} av_clocks;
+
+typedef struct av_replay_opts {
+    int seat;         /* AV_SPECTATOR: every hand; else only what this seat knew (RULES 8.3) */
+    const char *base; /* file name stem of the sibling views ("m1-d0-r0"): the page links
+                         base.html and base.seatK.html; NULL: no links */
+    const char *back; /* a link back to the report ("../report.html"), or NULL */
+    av_clocks clocks;
+} av_replay_opts;
+
+/* Replay the record at path with the engine and write its page to out. Checks every hand end
+ * against the record, as `arena replay` does. Returns 0, or -1 with a message
+ * ("FILE:LINE: why") in err. */
+int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *err, size_t cap);
+
+/* The clocks of a match, tournament or merge folder (results.json), or zeros. */
+av_clocks av_folder_clocks(const char *dir);
+
+/* ---- The report ------------------------------------------------------------------------- */
+
+enum { AV_FMT_TEXT = 0, AV_FMT_MD, AV_FMT_HTML, AV_FMT_JSON };
+
+typedef struct av_report_opts {
+    int format;             /* AV_FMT_* */
+    const char *replays;    /* html: folder of the replay pages, relative to the report
+                               ("replays"), or NULL for no links */
+    const char *replays_fs; /* the same folder as this process finds it: a game is linked
+                               only if its page is there */
+    long long max_games;    /* html: games listed (the rest are counted, not listed) */
+    const char *log_dir;    /* html: the logs folder relative to the report ("logs"), or NULL */
+} av_report_opts;
+
+/* Write the report of folder dir (results.json, games.jsonl, timings.jsonl) to out. Returns
+ * 0, or -1 with a message ("FILE:LINE: why" where it applies) in err. */
+int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, size_t cap);
+
+/* ---- Shared by the two pages (html.c) ---------------------------------------------------- */
+
+/* Write s HTML-escaped (& < > " '). */
+void av_html_text(FILE *out, const char *s);
+/* Write a JSON value for a <script type="application/json"> block: compact, with every '<',
+ * '>' and '&' written as \u003c ... so no string in it can close the script element. Returns 0
+ * or -1. */
+int av_json_script(FILE *out, const json_t *json);
+/* Write template tmpl (len bytes), calling fill(ctx, out, NAME) for every @NAME@ in it
+ * (NAME: capitals and _); a '@' not followed by NAME@ is written as is. Returns 0 or the
+ * first non-zero value fill returned. */
+int av_template(FILE *out, const unsigned char *tmpl, unsigned long len,
+                int (*fill)(void *ctx, FILE *out, const char *name), void *ctx);
+
+#endif

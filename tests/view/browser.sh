@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# browser.sh BUILD_DIR HELPERS_DIR - the replay and report pages in Debian's headless chromium
+# (browser.mjs): opened from file:// with every other request blocked and counted, stepped
+# through a whole game with the keyboard comparing the scores shown with the record's, the
+# address, scrub bar and autoplay, a switch to a seat's view, the report and a replay opened
+# from it. Screenshots go to BUILD_DIR/tests/view/screens/. Skipped (77) only when chromium
+# or node is not installed; playwright-core comes from tests/view/node_modules
+# (scripts/install-deps.sh runs npm ci there).
+source "$(dirname "$0")/../match/lib.bash" "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
+H=$(readlink -f "$H")
+CHROMIUM=${OKR_CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null; then
+    echo "SKIP: no $CHROMIUM or no node (scripts/install-deps.sh installs them)"
+    exit 77
+fi
+if [ ! -d "$HERE/node_modules/playwright-core" ]; then
+    bad "playwright-core is not installed: run scripts/install-deps.sh (npm ci in tests/view)"
+    finish
+fi
+
+# a tournament with a crashing bot (verdicts on the pages), its report and replays
+cat >"$TMP/t.tour" <<TOUR
+[tournament]
+name = browser
+rules = laws
+seats = 3
+deals = 1
+seed = 12
+bootstrap = 50
+[errors]
+on_error = substitute
+max_error_share = 1
+[entrant greedy]
+command = @greedy
+[entrant random]
+command = @random
+[entrant crash]
+command = $(helper crash --after 25)
+TOUR
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/t" --jobs 1 --no-progress --insecure >"$TMP/t.txt" 2>&1 ||
+    cat "$TMP/t.txt"
+"$ARENA" report "$TMP/t" >/dev/null --format html
+check "the tournament and its report" test -s "$TMP/t/report.html"
+"$ARENA" match --players 4 --games 4 --seed 3 --bot @greedy --bot @random --out "$TMP/big" \
+    --quiet >/dev/null 2>&1
+"$ARENA" replay "$TMP/big" --game 0 --html -o "$TMP/big.html" >/dev/null
+game=$(python3 -c "
+import json
+g = [json.loads(l) for l in open('$TMP/t/games.jsonl')]
+print([x for x in g if x['verdicts']][0]['game_id'])")
+shots="$BUILD/tests/view/screens"
+cat >"$TMP/cfg.json" <<CFG
+{"replay": "$TMP/t/replays/$game.html", "record": "$TMP/t/records/$game.jsonl", "seat": 1,
+ "report": "$TMP/t/report.html", "results": "$TMP/t/results.json", "big": "$TMP/big.html",
+ "shots": "$(readlink -f "$BUILD")/tests/view/screens"}
+CFG
+NODE_PATH="$HERE/node_modules" node "$HERE/browser.mjs" "$TMP/cfg.json"
+check "the pages in chromium (browser.mjs)" test $? -eq 0
+finish

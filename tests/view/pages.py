@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""pages.py - checks of the pages `arena replay --html` and `arena report` write, for the tests
+in tests/view/*.sh. Each command prints what it checked and exits 1 with the reasons on failure.
+
+  pages.py replay RECORD PAGE            the page's steps agree with the record: one step per
+                                         deal, action, verdict and hand end; every hand end's
+                                         totals and the final totals are the record's
+  pages.py seat RECORD REFEREE SEATPAGE K [CLI_SEAT_TEXT]
+                                         SEATPAGE holds no card seat K could not know at that
+                                         step (scanning every string of every step, and the
+                                         page outside its data), no game id, seed or digest;
+                                         its own hand is the referee's, and the hand
+                                         `arena replay --seat K` printed before each decision
+  pages.py report DIR HTML JSON          every table of the html report has the rows
+                                         results.json and games.jsonl say, with their numbers
+"""
+
+import html.parser
+import json
+import re
+import sys
+from collections import Counter
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
+problems = []
+
+
+def bad(msg):
+    problems.append(msg)
+
+
+def done(what):
+    if problems:
+        for p in problems[:20]:
+            print("  " + p)
+        print("FAIL %s (%d problems)" % (what, len(problems)))
+        sys.exit(1)
+    print("checked: " + what)
+    sys.exit(0)
+
+
+def page_data(path):
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="okr-data">(.*?)</script>', text, re.S)
+    if not m:
+        print("FAIL %s: no data block" % path)
+        sys.exit(1)
+    data = json.loads(m.group(1))
+    frames = data["frames"]
+    for key in ["pile", "ml", "hs", "hn", "sc", "clk"]:  # carried forward, as the page does
+        for i in range(1, len(frames)):
+            if key not in frames[i]:
+                frames[i][key] = frames[i - 1][key]
+            elif isinstance(frames[i][key], dict) and isinstance(frames[i - 1][key], list):
+                full = list(frames[i - 1][key])  # only the seats that changed
+                for s, v in frames[i][key].items():
+                    full += [None] * (int(s) + 1 - len(full))  # the melds may grow
+                    full[int(s)] = v
+                frames[i][key] = full
+    return text, m.start(1), m.end(1), data
+
+
+def record_lines(path):
+    return [json.loads(l) for l in open(path) if l.strip()]
+
+
+def cmd_replay(record, page):
+    _, _, _, data = page_data(page)
+    rec = record_lines(record)
+    frames = data["frames"]
+    kinds = Counter(f["k"] for f in frames)
+    actions = [x for x in rec if x["type"] == "action"]
+    ends = [x for x in rec if x["type"] == "hand_end"]
+    verdicts = [x for x in rec if x["type"] == "verdict"]
+    result = [x for x in rec if x["type"] == "result"][0]
+    if kinds["act"] != len(actions):
+        bad("%d action steps, the record has %d actions" % (kinds["act"], len(actions)))
+    if kinds["end"] != len(ends):
+        bad("%d hand ends, the record has %d" % (kinds["end"], len(ends)))
+    if kinds["verdict"] != len(verdicts):
+        bad("%d verdict steps, the record has %d" % (kinds["verdict"], len(verdicts)))
+    if kinds["over"] != 1 or frames[-1]["k"] != "over":
+        bad("the last step is not the result")
+    acts = [f for f in frames if f["k"] == "act"]
+    for f, a in zip(acts, actions):
+        if f["note"] != a["action"] or f["a"] != a["seat"]:
+            bad("step %d: %s by %d, the record: %s by %d" % (f["n"], f["note"], f["a"], a["action"], a["seat"]))
+            break
+    for f, e in zip([f for f in frames if f["k"] == "end"], ends):
+        if f["sc"] != e["totals"] or [r["total"] for r in f["end"]["rows"]] != e["totals"]:
+            bad("hand %d: totals shown %s, the record's %s" % (e["hand"], f["sc"], e["totals"]))
+        if [r["score"] for r in f["end"]["rows"]] != e["scores"]:
+            bad("hand %d: hand scores shown differ from the record's" % e["hand"])
+    if frames[-1]["res"]["final"] != result["final_total"]:
+        bad("final totals %s, the record's %s" % (frames[-1]["res"]["final"], result["final_total"]))
+    if frames[-1]["res"]["place"] != result["placements"]:
+        bad("placements differ from the record's")
+    done("%s: %d steps (%d actions, %d hand ends, %d verdicts) agree with the record"
+         % (page, len(frames), len(actions), len(ends), len(verdicts)))
+
+
+def cards_of(frame, seat=None):
+    """Counter of the card kinds the frame shows in hands (one seat, or all), pile and melds."""
+    c = Counter()
+    hands = frame["hs"] if seat is None else [frame["hs"][seat]]
+    for h in hands:
+        c.update((h or "").split())
+    c.update(frame["pile"].split())
+    for m in frame["ml"]:
+        for t in m[2].split():
+            c.update(t.split("="))
+    return c
+
+
+def strings(v):
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from strings(x)
+
+
+def cmd_seat(record, referee, seatpage, k, cli_text=None):
+    k = int(k)
+    text, d0, d1, data = page_data(seatpage)
+    _, _, _, ref = page_data(referee)
+    header = record_lines(record)[0]
+    rec = record_lines(record)
+    sf, rf = data["frames"], ref["frames"]
+    if len(sf) != len(rf):
+        bad("the seat's page has %d steps, the referee's %d" % (len(sf), len(rf)))
+    # outside the data: the page's markup, styles and script hold no card at all
+    outside = text[:d0] + text[d1:]
+    for m in CARD.finditer(outside):
+        bad("a card %r in the page outside its data, at byte %d" % (m.group(0), m.start()))
+    # nothing from which the deal can be worked out
+    for secret in [header["game_id"], str(header["seed"])] + [x["digest"] for x in rec if "digest" in x]:
+        if secret in text:
+            bad("the page holds %r (game id, seed or digest)" % secret)
+    if "seed" in data or "game" in data:
+        bad("the page's data has a seed or a game id")
+    checked = concealed_total = 0
+    for i, (s, r) in enumerate(zip(sf, rf)):
+        # what seat k may know at step i: its own hand, the pile and the melds now and just
+        # before (a card taken from the pile or laid from the hand is named in the event), and
+        # every hand at a hand's end (HandEnd shows them all)
+        allowed = cards_of(r, k) | (cards_of(rf[i - 1], k) if i else Counter())
+        if r["k"] in ("end", "over"):
+            allowed |= cards_of(r)
+        concealed = set(cards_of(r)) - set(allowed)
+        concealed_total += len(concealed)
+        if r["k"] in ("act", "deal", "verdict") and s["hs"][k] != r["hs"][k]:
+            bad("step %d: the seat's own hand %r, the referee's %r" % (i, s["hs"][k], r["hs"][k]))
+        for j, h in enumerate(s["hs"]):
+            if j != k and h is not None and r["k"] not in ("end", "over"):
+                bad("step %d: seat %d's hand is in seat %d's page" % (i, j, k))
+        if "nl" in s and s.get("a") != k:
+            bad("step %d: seat %d's page has another seat's count of legal actions" % (i, k))
+        if r["k"] == "act" and "nl" not in r:
+            bad("step %d: the referee's page has no count of legal actions" % i)
+        own_verdict = s["k"] == "verdict" and s.get("a") == k
+        for st in strings(s):
+            if own_verdict and st == s.get("txt"):
+                continue  # its own verdict's detail quotes its own move
+            for m in CARD.finditer(st):
+                checked += 1
+                card = m.group(0).replace("10", "T", 1) if m.group(0).startswith("10") else m.group(0)
+                if card in concealed or card not in allowed:
+                    bad("step %d: %s in %r, which seat %d could not know then" % (i, card, st[:80], k))
+    # the independent view: the hand `arena replay --seat K` printed before each decision
+    if cli_text:
+        hands = re.findall(r"^-- seat %d .*?\n   hand  :(.*)$" % k, open(cli_text).read(), re.M)
+        before = [sf[i - 1]["hs"][k] for i in range(1, len(sf)) if sf[i]["k"] == "act" and sf[i]["a"] == k]
+        if len(hands) != len(before):
+            bad("%d decisions in arena replay --seat %d, %d on the page" % (len(hands), k, len(before)))
+        for n, (a, b) in enumerate(zip(hands, before)):
+            if a.split() != (b or "").split():
+                bad("decision %d: arena replay --seat shows %r, the page %r" % (n, a.strip(), b))
+                break
+    done("%s: %d steps, %d card mentions, %d concealed (step, card) pairs absent; own hand as "
+         "the referee's and as arena replay --seat %d" % (seatpage, len(sf), checked, concealed_total, k))
+
+
+class Tables(html.parser.HTMLParser):
+    """Rows (lists of cell texts) of every <table id=...>, and every <a href>."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.links, self.cur, self.row, self.cell = {}, [], None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and "id" in a:
+            self.cur = self.tables.setdefault(a["id"], [])
+        elif tag == "tr" and self.cur is not None:
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = ""
+        elif tag == "a" and "href" in a:
+            self.links.append(a["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.cur = None
+        elif tag == "tr" and self.row is not None:
+            self.cur.append(self.row)
+            self.row = None
+        elif tag in ("td", "th") and self.cell is not None:
+            self.row.append(self.cell.strip())
+            self.cell = None
+
+    def handle_data(self, d):
+        if self.cell is not None:
+            self.cell += d
+
+
+def cmd_report(d, page, jpath):
+    import os
+
+    r = json.load(open(d + "/results.json"))
+    g = [json.loads(l) for l in open(d + "/games.jsonl")]
+    rep = json.load(open(jpath))
+    p = Tables()
+    p.feed(open(page, encoding="utf-8").read())
+    t = p.tables
+    st = r["standings"]
+    n = len(st)
+    body = lambda name: t.get(name, [])[1:]  # without the header row
+    if len(body("t-standings")) != n:
+        bad("standings: %d rows, results.json has %d entrants" % (len(body("t-standings")), n))
+    for row, s in zip(body("t-standings"), st):
+        want = [str(s["rank"]), s["name"], "%+.1f" % s["score"], "[%+.1f, %+.1f]" % tuple(s["score_ci"]),
+                "%+.0f" % s["elo"], str(s["games"]), str(s["sets"]), str(s["wins"])]
+        got = [row[0], row[1], row[2], row[3], row[4], row[8], row[9], row[10]]
+        if got != want:
+            bad("standings row %s: %s, results.json %s" % (s["name"], got, want))
+        rk = "%d" % s["rank_ci"][0] if s["rank_ci"][0] == s["rank_ci"][1] else "%d-%d" % tuple(s["rank_ci"])
+        if row[6] != rk:
+            bad("rank CI of %s: %s, results.json %s" % (s["name"], row[6], rk))
+    order = r["cross_table"]["order"]
+    for name in ("t-ahead", "t-cross"):
+        rows = body(name)
+        if len(rows) != len(order) or any(len(x) != len(order) + 1 for x in rows):
+            bad("%s: %d rows, results.json's cross table is %d x %d" % (name, len(rows), len(order), len(order)))
+        if [x[0] for x in rows] != order or t[name][0][1:] != order:
+            bad("%s: rows or columns not in the cross table's order" % name)
+    for i, x in enumerate(body("t-cross")):
+        for j, cell in enumerate(x[1:]):
+            games = r["cross_table"]["games"][i][j]
+            diff = r["cross_table"]["diff"][i][j]
+            if diff is None:
+                if cell != "-":
+                    bad("crosstable %d,%d: %r, results.json has none" % (i, j, cell))
+            elif not cell.startswith("%+.1f" % diff) or not cell.endswith("%d games" % games):
+                bad("crosstable %d,%d: %r, results.json %+.1f over %d games" % (i, j, cell, diff, games))
+    for i, x in enumerate(body("t-ahead")):
+        for j, cell in enumerate(x[1:]):
+            a = r["cross_table"]["ahead"][i][j]
+            if (a is None and cell != "-") or (a is not None and cell != "%.2f" % a):
+                bad("ahead %d,%d: %r, results.json %r" % (i, j, cell, a))
+    verd = ["RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ"]
+    if len(body("t-verdicts")) != n:
+        bad("verdicts: %d rows for %d entrants" % (len(body("t-verdicts")), n))
+    from_games = Counter()
+    for x in g:
+        for v in x["verdicts"]:
+            from_games[(x["names"][v["seat"]], v["verdict"])] += 1
+    for row, s in zip(body("t-verdicts"), st):
+        got = [int(c) for c in row[1:1 + len(verd)]]
+        want = [s["verdicts"][v] for v in verd]
+        if got != want:
+            bad("verdicts of %s: %s, results.json %s" % (s["name"], got, want))
+        if int(row[9]) != s["forfeits"]:
+            bad("forfeits of %s: %s, results.json %d" % (s["name"], row[9], s["forfeits"]))
+        for v in verd:
+            if v != "DQ" and from_games[(s["name"], v)] != s["verdicts"][v]:
+                bad("%s %s: %d in games.jsonl, %d in results.json" % (s["name"], v, from_games[(s["name"], v)], s["verdicts"][v]))
+    games = body("t-games")
+    if len(games) != min(len(g), 2000):
+        bad("games: %d rows, games.jsonl has %d" % (len(games), len(g)))
+    for row, x in zip(games, g):
+        if row[1] != x["game_id"] or int(row[3]) != x["hands"]:
+            bad("game %s: row %s" % (x["game_id"], row))
+    # the duplicate sets: each line of a cell is a game of that set, the entrant in that seat,
+    # its first hand's score and its final total
+    key = "set" if "set" in g[0] else "deal"
+    dup = sorted(k for k in t if k.startswith("t-dupset-"))
+    if not dup:
+        bad("no duplicate-set table")
+    for name in dup:
+        rows = body(name)
+        if len(rows) != 1 or len(rows[0]) != r["config"]["seats"]:
+            bad("%s: %d rows" % (name, len(rows)))
+        for seat, cell in enumerate(rows[0]):
+            lines = re.findall(r"(\S+?) ([+-]\d+|-) \((-?\d+)\)", cell)
+            if not lines:
+                bad("%s seat %d: an empty cell %r" % (name, seat, cell))
+            sets = set()
+            for who, first, total in lines:
+                match = [x for x in g if x["names"][seat] == who and x["final_total"][seat] == int(total)
+                         and (first == "%+d" % x["hand_scores"][0][seat] if x["hand_scores"] else first == "-")]
+                if not match:
+                    bad("%s seat %d: %s %s (%s) is no game of games.jsonl" % (name, seat, who, first, total))
+                sets.add(tuple(sorted({x[key] for x in match})))
+            if len(lines) != r["config"]["seats"]:
+                bad("%s seat %d: %d rotations, the table has %d seats" % (name, seat, len(lines), r["config"]["seats"]))
+    replays = [h for h in p.links if h.startswith("replays/")]
+    for h in replays:
+        if not os.path.exists(os.path.join(os.path.dirname(page), h)):
+            bad("a link to %s, which is not there" % h)
+    # the json report: the same rows
+    if [s["name"] for s in rep["standings"]] != [s["name"] for s in st] or rep["games"] != r["games"]:
+        bad("report json: standings or games differ from results.json")
+    if rep["games_listed"] != len(g):
+        bad("report json: %d games listed, games.jsonl has %d" % (rep["games_listed"], len(g)))
+    done("%s: standings %d rows, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
+         "(%d linked to replays), %d duplicate sets agree with results.json and games.jsonl"
+         % (page, n, len(order), len(order), n, len(games), len(replays), len(dup)))
+
+
+if __name__ == "__main__":
+    cmds = {"replay": cmd_replay, "seat": cmd_seat, "report": cmd_report}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        print(__doc__)
+        sys.exit(2)
+    cmds[sys.argv[1]](*sys.argv[2:])

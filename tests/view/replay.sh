@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# replay.sh BUILD_DIR HELPERS_DIR - `arena replay --html`: the page of a game agrees with its
+# record step by step (laws with verdicts and substituted moves, gin, 4-seat german with
+# claims); a seat's page holds no card that seat could not know at any step, anywhere in the
+# file, nor the game id, seed or digests, and its hands are what `arena replay --seat` shows;
+# a tampered record is refused with file:line and no page is left.
+source "$(dirname "$0")/../match/lib.bash" "$@"
+PAGES="$(dirname "$0")/pages.py"
+
+# laws, 3 seats, with an illegal move and a crash played by the arena (substitute)
+"$ARENA" match --players 3 --games 3 --seed 31 --on-error substitute --bot "$(helper good)" \
+    --bot "$(helper crash --after 40)" --bot "$(helper illegal --after 9)" --out "$TMP/laws" \
+    --quiet >/dev/null 2>&1
+"$ARENA" match --rules gin --players 2 --games 2 --seed 4 --bot @greedy --bot @random \
+    --out "$TMP/gin" --quiet >/dev/null 2>&1
+"$ARENA" match --rules german --players 4 --games 4 --seed 8 --bot @greedy --bot @random \
+    --out "$TMP/german" --quiet >/dev/null 2>&1
+check "the matches ran" test -s "$TMP/laws/results.json" -a -s "$TMP/gin/results.json" \
+    -a -s "$TMP/german/results.json"
+check "the laws match has verdicts in its records" grep -q '"type":"verdict"' "$TMP"/laws/records/*.jsonl
+
+for m in laws gin german; do
+    "$ARENA" replay "$TMP/$m" --html --each-seat --quiet >"$TMP/$m.out" 2>&1
+    check "$m: every game's pages written (exit 0)" test $? -eq 0
+    for rec in "$TMP/$m"/records/*.jsonl; do
+        id=$(basename "$rec" .jsonl)
+        page="$TMP/$m/replays/$id.html"
+        python3 "$PAGES" replay "$rec" "$page"
+        check "$m/$id: the referee's page agrees with the record" test $? -eq 0
+        players=$(python3 -c "import json; print(json.loads(open('$rec').readline())['players'])")
+        for ((k = 0; k < players; k++)); do
+            "$ARENA" replay "$rec" --seat "$k" >"$TMP/cli.txt" 2>&1
+            python3 "$PAGES" seat "$rec" "$page" "$TMP/$m/replays/$id.seat$k.html" "$k" "$TMP/cli.txt"
+            check "$m/$id seat $k: nothing concealed, own hand as arena replay --seat" test $? -eq 0
+        done
+    done
+done
+
+# one page: the default name, -o, --seat K
+rec=$(ls "$TMP"/gin/records/*.jsonl | head -1)
+id=$(basename "$rec" .jsonl)
+A=$(readlink -f "$ARENA")
+(cd "$TMP" && "$A" replay "$rec" --html >/dev/null)
+check "FILE --html writes ID.html in the current folder" test -s "$TMP/$id.html"
+"$ARENA" replay "$rec" --html --seat 1 -o "$TMP/one.html" >/dev/null
+check "--seat 1 -o PAGE writes that page" test -s "$TMP/one.html"
+check "... a seat's page (no other hand, no seed)" python3 "$PAGES" seat "$rec" "$TMP/$id.html" "$TMP/one.html" 1
+"$ARENA" replay "$TMP/gin" --game 1 --html -o "$TMP/g1.html" >/dev/null
+check "DIR --game K --html -o PAGE" grep -q 'okr-data' "$TMP/g1.html"
+check "the page asks the browser to fetch nothing (CSP default-src 'none')" \
+    grep -q "default-src 'none'" "$TMP/g1.html"
+check "a page has no http(s) address in it" bash -c "! grep -Eq 'https?://' '$TMP/g1.html'"
+
+# a hostile name cannot close the data block or add markup
+"$ARENA" match --players 2 --rules gin --games 2 --seed 3 --bot @greedy \
+    --name '</script><script>alert(1)</script>' --bot @random --out "$TMP/evil" --quiet >/dev/null 2>&1
+"$ARENA" replay "$TMP/evil" --game 0 --html -o "$TMP/evil.html" >/dev/null
+check "a name with </script> stays inside the data" \
+    test "$(grep -o '</script>' "$TMP/evil.html" | wc -l)" -eq 2
+check "... and is escaped in the title" grep -q '<title>.*&lt;/script&gt;' "$TMP/evil.html"
+
+# a record that does not replay: file:line, exit 1, no page left
+sed '5s/"action":"[^"]*"/"action":"discard JK"/' "$rec" >"$TMP/bad.jsonl"
+"$ARENA" replay "$TMP/bad.jsonl" --html -o "$TMP/bad.html" >"$TMP/bad.txt" 2>&1
+rc=$?
+check "a tampered record: exit 1" test "$rc" -eq 1
+check "... with the record's file:line" grep -q 'bad.jsonl:5:' "$TMP/bad.txt"
+check "... and no page" test ! -e "$TMP/bad.html"
+head -c 300 "$rec" >"$TMP/cut.jsonl"
+"$ARENA" replay "$TMP/cut.jsonl" --html -o "$TMP/cut.html" >"$TMP/cut.txt" 2>&1
+check "a record cut short: exit 1, a message" test $? -eq 1 -a -s "$TMP/cut.txt"
+# hostile records: wrong types, seats out of range, a verdict for seat 99; refused, never a crash
+hdr=$(head -1 "$rec")
+i=0
+for body in '{"type":"header","players":99}' '{"type":"header","rules":"laws","players":"x","names":5}' \
+    "$hdr"$'\n''{"type":"verdict","seat":99}' "$hdr"$'\n''{"type":"action","seat":-5,"action":7}' \
+    "$hdr"$'\n''{"type":"hand_end","hand":1}' "$hdr"$'\n''[]' '"x"'; do
+    i=$((i + 1))
+    printf '%s\n' "$body" >"$TMP/h$i.jsonl"
+    "$ARENA" replay "$TMP/h$i.jsonl" --html --each-seat -o "$TMP/h$i.html" >"$TMP/h$i.txt" 2>&1
+    rc=$?
+    [ "$rc" -eq 1 ] && grep -q "h$i.jsonl:[0-9]*:" "$TMP/h$i.txt" ||
+        bad "hostile record #$i: exit $rc: $(head -c 200 "$TMP/h$i.txt")"
+done
+ok "hostile records: each refused with file:line (exit 1), none crashes"
+"$ARENA" replay "$rec" --html --seat 5 -o "$TMP/s5.html" >"$TMP/s5.txt" 2>&1
+check "--seat 5 of a 2-seat game: exit 1, says so" grep -q 'the game has 2 seats' "$TMP/s5.txt"
+"$ARENA" replay "$rec" --html --bogus >/dev/null 2>&1
+check "an unknown flag: exit 2" test $? -eq 2
+finish

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# report.sh BUILD_DIR HELPERS_DIR - `arena report`: the html report's every table has the rows
+# and numbers of results.json and games.jsonl (standings, pairwise, crosstable, verdicts,
+# games), and links only replay pages that exist; the md and text blocks carry the standings;
+# json has the same numbers; a match folder reports too; a folder without results, a broken
+# results.json and a bad flag are refused with the file named.
+source "$(dirname "$0")/../match/lib.bash" "$@"
+PAGES="$(dirname "$0")/pages.py"
+H=$(readlink -f "$H") # commands in a .tour file are taken relative to the file
+
+# a tournament with verdicts: a crashing bot forfeits, a slow one loses on time
+cat >"$TMP/t.tour" <<TOUR
+[tournament]
+name = view-test
+rules = laws
+seats = 3
+deals = 2
+seed = 77
+bootstrap = 100
+[clocks]
+decision_ms = 200
+hard_ms = 400
+bank_ms = 200
+[errors]
+max_error_share = 1
+[entrant greedy]
+command = @greedy
+[entrant random]
+command = @random
+[entrant crash]
+command = $(helper crash --after 30)
+[entrant good]
+command = $(helper good)
+TOUR
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/t" --jobs 2 --no-progress --insecure >"$TMP/t.txt" 2>&1 || cat "$TMP/t.txt"
+check "the tournament ran" test -s "$TMP/t/results.json"
+check "... with verdicts" grep -q '"verdict":"RE"' "$TMP/t/games.jsonl"
+
+"$ARENA" report "$TMP/t" --format json -o "$TMP/t/report.json" >/dev/null
+check "--format json writes the numbers" test -s "$TMP/t/report.json"
+out=$("$ARENA" report "$TMP/t" --format html --replays 5)
+check "html by default into DIR/report.html, named on stdout" \
+    test "$out" = "report: $TMP/t/report.html" -a -s "$TMP/t/report.html"
+check "the replays of the first 5 games (referee's and 3 seats' pages each)" \
+    test "$(ls "$TMP/t/replays" | wc -l)" -eq 20
+python3 "$PAGES" report "$TMP/t" "$TMP/t/report.html" "$TMP/t/report.json"
+check "every table agrees with results.json and games.jsonl; links point at pages" test $? -eq 0
+check "the html has 2 forest plots (score, win-Elo)" \
+    test "$(grep -c '<svg class="forest"' "$TMP/t/report.html")" -eq 2
+check "the html fetches nothing" bash -c "! grep -Eq 'https?://|src=' '$TMP/t/report.html'"
+check "a verdict links its bot's log" grep -q 'href="logs/s[0-9]*-slot[0-9]-crash.log"' "$TMP/t/report.html"
+for v in $(grep -o 'href="logs/[^"]*"' "$TMP/t/report.html" | sed 's/href="//; s/"$//' | sort -u); do
+    test -e "$TMP/t/$v" || [ "$v" = "logs/" ] || bad "a log link to $v, which is not there"
+done
+check "the replay pages link back to the report" grep -q '"back":"../report.html"' "$TMP/t/replays/"*.seat0.html
+
+# the pasteable blocks
+"$ARENA" report "$TMP/t" >"$TMP/text.txt"
+check "text: one line per entrant, the header, Sets and Verdicts lines" \
+    python3 - "$TMP/t/results.json" "$TMP/text.txt" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read().splitlines()
+assert t[0].startswith("okarena tournament view-test: laws, 3 seats"), t[0]
+assert t[1].startswith("Sets     | N: %d of %d  Games: %d" % (r["sets"], r["sets_scheduled"], r["games"])), t[1]
+tot = {}
+for s in r["standings"]:
+    for k, v in s["verdicts"].items():
+        tot[k] = tot.get(k, 0) + v
+assert t[2].startswith("Verdicts | ") and all(("%d %s" % (v, k)) in t[2] for k, v in tot.items() if v), t[2]
+rows = [l for l in t if l[:4].strip().isdigit()]
+assert len(rows) == len(r["standings"]), rows
+for l, s in zip(rows, r["standings"]):
+    f = l.split()
+    assert f[0] == str(s["rank"]) and f[1] == s["name"] and f[2] == "%+.1f" % s["score"], (l, s)
+PY
+"$ARENA" report "$TMP/t" --format md -o "$TMP/r.md" >/dev/null
+check "md: a table row per entrant" \
+    test "$(grep -c '^| [0-9]* | ' "$TMP/r.md")" -eq 4
+check "md: the format follows -o's .md" grep -q '^| rank | entrant |' "$TMP/r.md"
+
+# a merge of shards reports what the unsharded run reports (built-in players: the games are
+# the same in every run)
+printf '[tournament]\nname = m\nrules = gin\nseats = 2\ndeals = 3\nseed = 5\nbootstrap = 50\n' >"$TMP/m.tour"
+printf '[entrant %s]\ncommand = %s\n' g1 @greedy r1 @random g2 @greedy >>"$TMP/m.tour"
+"$ARENA" tournament "$TMP/m.tour" --out "$TMP/whole" --jobs 1 --no-progress >/dev/null 2>&1
+for k in 0 1; do
+    "$ARENA" tournament "$TMP/m.tour" --out "$TMP/shard$k" --shard "$k/2" --jobs 1 --no-progress \
+        >/dev/null 2>&1
+done
+"$ARENA" merge "$TMP/shard0" "$TMP/shard1" --out "$TMP/merged" >/dev/null 2>&1
+"$ARENA" report "$TMP/merged" --format json -o "$TMP/merged.json" >/dev/null
+"$ARENA" report "$TMP/whole" --format json -o "$TMP/whole.json" >/dev/null
+check "a merge of 2 shards: the same report json as the unsharded run" \
+    test -s "$TMP/whole.json" -a -z "$(diff "$TMP/merged.json" "$TMP/whole.json" 2>&1)"
+"$ARENA" report "$TMP/shard0" >"$TMP/e0.txt" 2>&1
+check "a shard's folder: exit 1, says to run arena merge" \
+    test $? -eq 1 -a -n "$(grep 'run arena merge' "$TMP/e0.txt")"
+
+# a match folder
+"$ARENA" match --players 3 --games 3 --seed 2 --bot @greedy --bot @random --bot @random \
+    --out "$TMP/m" --quiet >/dev/null 2>&1
+"$ARENA" report "$TMP/m" -o "$TMP/m/r.html" >/dev/null
+check "a match folder: html report with replay links" grep -q 'href="replays/m2-d0-r0.html"' "$TMP/m/r.html"
+check "... the replays link back to r.html" grep -q '"back":"../r.html"' "$TMP/m/replays/m2-d0-r0.html"
+check "a match folder: text names the bots" bash -c "'$ARENA' report '$TMP/m' | grep -q '@greedy'"
+
+# refusals
+"$ARENA" report "$TMP/none" >"$TMP/e1.txt" 2>&1
+check "a folder without results.json: exit 1, names the file" \
+    test $? -eq 1 -a -n "$(grep -F "$TMP/none/results.json" "$TMP/e1.txt")"
+mkdir -p "$TMP/broken" && printf '{"standings": [\n  1,\n' >"$TMP/broken/results.json"
+"$ARENA" report "$TMP/broken" >"$TMP/e2.txt" 2>&1
+check "a broken results.json: exit 1 with file:line" \
+    test $? -eq 1 -a -n "$(grep -F "$TMP/broken/results.json:3" "$TMP/e2.txt")"
+# hostile files: wrong types everywhere, huge indices; an error or a report, never a crash
+i=0
+for bad in '{"standings": "x", "config": {"seats": 3}}' \
+    '{"standings": [{"name": 5, "score_ci": "a", "verdicts": []}], "config": {"seats": 3}, "cross_table": {"order": ["a", "b"], "ahead": 3, "diff": [[1]]}}' \
+    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]'; do
+    i=$((i + 1))
+    mkdir -p "$TMP/h$i"
+    printf '%s\n' "$bad" >"$TMP/h$i/results.json"
+    printf '{"game": 2000000000, "seating": [0, 1], "names": [1], "verdicts": [{"seat": 9}], "hand_scores": "x"}\n{}\n' \
+        >"$TMP/h$i/games.jsonl"
+    for fmt in html text json; do
+        "$ARENA" report "$TMP/h$i" --format "$fmt" -o "$TMP/h$i/r.$fmt" >/dev/null 2>&1
+        rc=$?
+        [ "$rc" -le 1 ] || bad "hostile results.json #$i, --format $fmt: exit $rc"
+    done
+done
+ok "hostile results.json and games.jsonl: an error (1) or a report, never a crash"
+"$ARENA" report "$TMP/t" --format pdf >/dev/null 2>&1
+check "--format pdf: exit 2" test $? -eq 2
+finish
