@@ -44,7 +44,8 @@ typedef struct ar_verdict {
     int kind;         /* ar_verdict_kind */
     char clock[12];   /* TLE: "startup" "decision" "bank" "hard" "input"; else "" */
     char rule[16];    /* IA: RULES number or "protocol"; else "" */
-    char detail[200]; /* one line for people: "killed by signal 11 (SIGSEGV)" */
+    char detail[400]; /* one line for people: "killed by signal 11 (SIGSEGV); stderr ends:
+                         \"Segmentation fault in move()\"" */
 } ar_verdict;
 
 /* ---- Clocks ------------------------------------------------------------------------------ */

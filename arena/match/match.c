@@ -52,10 +52,11 @@ void ar_match_game_id(char *buf, size_t cap, uint64_t seed, long long deal, int 
 
 /* One process slot (or a built-in). Slot k plays seat (k - r) mod N in rotation r. */
 typedef struct slot {
-    int bot;    /* entrant index */
-    ar_bot *b;  /* NULL for a built-in */
-    FILE *log;  /* DIR/logs/slot<k>-<name>.log, or NULL */
-    ar_rng rng; /* built-in policy */
+    int bot;       /* entrant index */
+    ar_bot *b;     /* NULL for a built-in */
+    FILE *log;     /* DIR/logs/slot<k>-<name>.log, or NULL */
+    char *log_rel; /* that path relative to DIR ("logs/s3-slot0-x.log"), or NULL */
+    ar_rng rng;    /* built-in policy */
     long long answered;
     int nverdicts;
     ar_verdict first;
@@ -206,6 +207,7 @@ void ar_match_free(ar_match *m)
         ar_bot_free(m->slots[k].b);
         if (m->slots[k].log)
             fclose(m->slots[k].log);
+        free(m->slots[k].log_rel);
         free(m->slots[k].lat);
     }
     for (int s = 0; s < OKR_MAX_PLAYERS; s++)
@@ -252,6 +254,8 @@ static int open_logs(ar_match *m)
         file_safe(e->name, safe, sizeof safe);
         snprintf(path, sizeof path, "%s/%sslot%d-%s.log", m->logs_dir,
                  m->cfg.log_prefix ? m->cfg.log_prefix : "", k, safe);
+        size_t rl = strlen(path) - strlen(m->cfg.out_dir); /* "/logs/..." */
+        m->slots[k].log_rel = ar_xstrdup(path + strlen(m->cfg.out_dir) + (rl > 0));
         m->slots[k].log = fopen(path, "w");
         if (!m->slots[k].log) {
             rc = -errno;
@@ -487,9 +491,11 @@ static void add_verdict(ar_match *m, int seat, const ar_verdict *v)
     if (sl->nverdicts++ == 0)
         sl->first = *v;
     if (v->kind != AR_V_DQ)
-        say(m, "arena: %s: seat %d (%s): %s%s%s%s%s: %s\n", gm->id, seat,
+        say(m, "arena: %s: seat %d (%s): %s%s%s%s%s: %s%s%s%s%s%s\n", gm->id, seat,
             bot_name(m, gm->entrant[seat]), ar_verdict_name(v->kind), v->clock[0] ? " " : "",
-            v->clock, v->rule[0] ? " RULES " : "", v->rule, v->detail);
+            v->clock, v->rule[0] ? " RULES " : "", v->rule, v->detail, sl->log_rel ? " (log: " : "",
+            sl->log_rel ? m->cfg.out_dir : "", sl->log_rel ? "/" : "",
+            sl->log_rel ? sl->log_rel : "", sl->log_rel ? ")" : "");
     if (m->cfg.stop_after > 0 && gm->seat_slot[seat] == 0)
         m->stopping = 1;
 }
@@ -772,6 +778,7 @@ static int finish_game(ar_match *m, int played, int completed)
     for (int s = 0; s < n; s++) {
         o->entrant[s] = gm->entrant[s];
         o->slot[s] = gm->seat_slot[s];
+        o->log[s] = m->slots[gm->seat_slot[s]].log_rel;
     }
     o->played = played;
     o->completed = completed;
@@ -971,6 +978,12 @@ static int play_game(ar_match *m, long long d, int r)
     if (gm->forfeits)
         return finish_game(m, 0, 0);
 
+    /* a marker in every log, so that one file per slot reads game by game */
+    for (int s = 0; s < n; s++) {
+        slot *sl = &m->slots[gm->seat_slot[s]];
+        if (sl->log)
+            fprintf(sl->log, "[arena: game %s, seat %d]\n", gm->id, s);
+    }
     ar_loop_poll(m->loop);
     ensure_ready(m);
     if (ar_loop_interrupted(m->loop))

@@ -50,12 +50,14 @@ typedef struct ar_game_outcome {
     int rotation;
     uint64_t deal_seed;
     int players;
-    int entrant[OKR_MAX_PLAYERS]; /* bot index per seat */
-    int slot[OKR_MAX_PLAYERS];    /* process slot per seat */
-    int played;                   /* 0: forfeited before the deal (disqualification, startup) */
-    int completed;                /* the game reached its end under the rules */
-    int nhands;                   /* hands finished */
-    int hand;                     /* hand number when it stopped (dealt but maybe not begun) */
+    int entrant[OKR_MAX_PLAYERS];     /* bot index per seat */
+    int slot[OKR_MAX_PLAYERS];        /* process slot per seat */
+    const char *log[OKR_MAX_PLAYERS]; /* the seat's stderr log relative to the output folder
+                                         ("logs/slot0-x.log"), NULL if none (built-in, no --out) */
+    int played;                       /* 0: forfeited before the deal (disqualification, startup) */
+    int completed;                    /* the game reached its end under the rules */
+    int nhands;                       /* hands finished */
+    int hand;                         /* hand number when it stopped (dealt but maybe not begun) */
     const int32_t (*hand_scores)[OKR_MAX_PLAYERS]; /* [nhands][players]: each hand's score */
     int32_t final_total[OKR_MAX_PLAYERS];
     uint8_t placement[OKR_MAX_PLAYERS];
