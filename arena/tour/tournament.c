@@ -224,6 +224,7 @@ typedef struct tinfo {
     uint64_t seed;
     double s0, s1, alpha, beta;
     int min_sets;
+    double max_error_share; /* errors.max_error_share: also judged over the whole tournament */
     char **names;
     const char *name, *rules;
 } tinfo;
@@ -273,6 +274,8 @@ static int tinfo_from(const json_t *c, tinfo *ti, char *err, size_t errcap)
         tinfo_free(ti);
         return -EINVAL;
     }
+    const json_t *mes = json_object_get(json_object_get(c, "errors"), "max_error_share");
+    ti->max_error_share = json_is_number(mes) ? json_number_value(mes) : 0.5;
     const json_t *sp = json_object_get(c, "sprt");
     ti->sprt = ti->format == AR_FORMAT_GAUNTLET && json_is_object(sp);
     ti->s0 = json_number_value(json_object_get(sp, "s0"));
@@ -476,6 +479,49 @@ static void csv_num(char buf[32], double v, int dec)
         buf[0] = '\0';
 }
 
+enum { VERDICT_LIST_MAX = 1000 };
+
+/* Every verdict of the counted games (the first VERDICT_LIST_MAX), each with the evidence:
+ * its game, the entrant, the detail, and where to read more (the bot's log, the game's
+ * record). */
+static void add_verdict_list(json_t *doc, const ar_journal_entry *e, long long ngames,
+                             const tinfo *ti)
+{
+    json_t *list = json_array();
+    long long omitted = 0;
+    for (long long i = 0; i < ngames; i++) {
+        json_t *j = json_loads(e[i].payload, 0, NULL);
+        const json_t *vs = json_object_get(j, "verdicts"), *v;
+        size_t vi;
+        json_array_foreach(vs, vi, v)
+        {
+            if (json_array_size(list) >= VERDICT_LIST_MAX) {
+                omitted++;
+                continue;
+            }
+            json_t *o = json_object();
+            json_object_set_new(o, "game", json_integer(e[i].index));
+            json_object_set(o, "game_id", json_object_get(j, "game_id"));
+            json_int_t en = json_integer_value(json_object_get(v, "entrant"));
+            json_object_set_new(o, "entrant", json_integer(en));
+            if (en >= 0 && en < ti->n)
+                json_object_set_new(o, "name", json_string(ti->names[en]));
+            static const char *const keys[] = {"seat",   "verdict", "clock", "rule",
+                                               "detail", "log",     NULL};
+            for (int q = 0; keys[q]; q++)
+                if (json_object_get(v, keys[q]))
+                    json_object_set(o, keys[q], json_object_get(v, keys[q]));
+            if (json_object_get(j, "record"))
+                json_object_set(o, "record", json_object_get(j, "record"));
+            json_array_append_new(list, o);
+        }
+        json_decref(j);
+    }
+    json_object_set_new(doc, "verdicts", list);
+    if (omitted)
+        json_object_set_new(doc, "verdicts_omitted", json_integer(omitted));
+}
+
 static int write_results(const outputs *out, const ar_journal_entry *e, long long ne)
 {
     const tinfo *ti = out->ti;
@@ -550,14 +596,26 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     /* verdict counts per entrant */
     long long(*vc)[NVERDICTS + 1] = ar_xcalloc((size_t)n, sizeof *vc);
     long long *ff = ar_xcalloc((size_t)n, sizeof *ff);
+    long long *eg = ar_xcalloc((size_t)n, sizeof *eg), *ng = ar_xcalloc((size_t)n, sizeof *ng);
     for (long long i = 0; i < ngames; i++)
         for (int q = 0; q < k; q++) {
-            int en = g[i].entrant[q];
-            for (int v = 0; v < NVERDICTS; v++)
+            int en = g[i].entrant[q], any = 0;
+            for (int v = 0; v < NVERDICTS; v++) {
                 vc[en][v] += g[i].verdicts[q][v];
+                any |= g[i].verdicts[q][v] > 0;
+            }
             vc[en][NVERDICTS] += g[i].other_verdicts[q];
             ff[en] += g[i].forfeit[q];
+            eg[en] += any;
+            ng[en]++;
         }
+    /* The error budget over the whole tournament: a set of 3 games never reaches the in-set
+     * disqualification (judged from a set's 4th game), so a bot that fails every game would
+     * otherwise only show a poor score. */
+    int *dq = ar_xcalloc((size_t)n, sizeof *dq);
+    for (int i = 0; i < n; i++)
+        dq[i] = vc[i][NVERDICTS - 1] > 0 || (ng[i] >= AR_TOUR_DQ_MIN_GAMES &&
+                                             (double)eg[i] > ti->max_error_share * (double)ng[i]);
 
     /* results.json */
     json_t *doc = json_object();
@@ -616,9 +674,12 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             json_object_set_new(v, "other", json_integer(vc[i][NVERDICTS]));
         json_object_set_new(j, "verdicts", v);
         json_object_set_new(j, "forfeits", json_integer(ff[i]));
+        json_object_set_new(j, "error_games", json_integer(eg[i]));
+        json_object_set_new(j, "disqualified", json_boolean(dq[i]));
         json_array_append_new(st, j);
     }
     json_object_set_new(doc, "standings", st);
+    add_verdict_list(doc, e, ngames, ti);
     json_t *ct = json_object(), *names = json_array(), *mg = json_array(), *md = json_array(),
            *mlo = json_array(), *mhi = json_array(), *ma = json_array();
     for (int r = 0; r < n; r++) {
@@ -765,6 +826,9 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                 if (vc[i][q])
                     vw += (size_t)snprintf(vd + vw, sizeof vd - vw, "%s%s %lld", vw ? " " : "",
                                            VERDICTS[q], vc[i][q]);
+            if (dq[i])
+                vw += (size_t)snprintf(vd + vw, sizeof vd - vw, "%sDQ (errors in %lld of %lld)",
+                                       vw ? ", " : "", eg[i], ng[i]);
             if (!vw)
                 snprintf(vd, sizeof vd, "-");
             printf("%4d  %-*.*s  %-28s  %-24s  %-7s  %7s  %6lld  %s\n", en->rank, nw, nw,
@@ -788,8 +852,15 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                 printf("\n");
             }
         }
-        printf("duplicate efficiency rho %.2f%s", rr.rho,
-               rr.connected ? "" : "; WARNING: the entrants do not all meet (not connected)");
+        /* rho means something only with score spread over several sets; never print nan */
+        if (isfinite(rr.rho) && counted > 1)
+            printf("duplicate efficiency rho %.2f (the share of score variance the shared deals "
+                   "remove; games needed shrink by about 1 - rho)",
+                   rr.rho);
+        else
+            printf("duplicate efficiency rho: - (needs score differences in more than one set)");
+        if (!rr.connected)
+            printf("; WARNING: the entrants do not all meet (not connected)");
         if (ti->sprt)
             printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
                    ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
@@ -799,10 +870,30 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                                   : "no decision");
         printf("\nresults: %s/results.json, standings: %s/standings.csv, games: %s/games.jsonl\n",
                out->dir, out->dir, out->dir);
+        long long nv = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < NVERDICTS; q++)
+                nv += vc[i][q];
+        char *logs = path_in(out->dir, "logs");
+        struct stat lst;
+        if (stat(logs, &lst) == 0 && S_ISDIR(lst.st_mode))
+            printf("logs: %s/ (each bot's stderr, a file per set and slot, a line \"[arena: game "
+                   "ID, seat S]\" before each game)%s\n",
+                   logs, nv ? "; every verdict in results.json names its log" : "");
+        free(logs);
+        for (int i = 0; i < n; i++)
+            if (dq[i])
+                printf("DQ %s: errors in %lld of its %lld games (more than errors.max_error_share "
+                       "= %.2f of them, or disqualified within a set): its place says little; "
+                       "read its verdicts\n",
+                       ti->names[i], eg[i], ng[i], ti->max_error_share);
         fflush(stdout);
     }
     free(vc);
     free(ff);
+    free(eg);
+    free(ng);
+    free(dq);
     ar_rank_free(&rr);
 done:
     free(g);
@@ -1022,6 +1113,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         json_object_set_new(vj, "detail", json_string(detail));
         json_object_set_new(vj, "hand", json_integer(v->hand));
         json_object_set_new(vj, "action", json_integer(v->action));
+        if (o->log[v->seat])
+            json_object_set_new(vj, "log", json_string(o->log[v->seat]));
         json_array_append_new(vs, vj);
     }
     json_object_set_new(j, "verdicts", vs);
@@ -1104,7 +1197,7 @@ static void worker_main(void *arg)
         .on_error = t->on_error,
         .substitute = t->substitute,
         .max_error_share = t->max_error_share,
-        .dq_min_games = 4,
+        .dq_min_games = AR_TOUR_DQ_MIN_GAMES,
         .out_dir = out_dir,
         .quiet = 1,
         .max_pending = (size_t)16 << 20,
@@ -1167,6 +1260,7 @@ typedef struct run {
     long long games_done, games_total, games_at_start;
     double rel_sum[AR_SCHED_MAX_ENTRANTS];
     long long rel_n[AR_SCHED_MAX_ENTRANTS];
+    long long vlines[AR_SCHED_MAX_ENTRANTS]; /* verdict lines printed per entrant */
     double t0, last_plain, last_bar;
     int fatal;
 } run;
@@ -1254,6 +1348,54 @@ static void progress(run *R, int final)
     }
 }
 
+enum { VERDICT_LINES_MAX = 5 }; /* per entrant; results.json lists them all */
+
+static const char *str_of(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "?";
+}
+
+/* A line on stderr for each verdict of a journaled game: who, which game, what, and where the
+ * evidence is. At most VERDICT_LINES_MAX per entrant, then one line saying where the rest is. */
+static void say_verdicts(run *R, const char *payload)
+{
+    if (R->o->quiet)
+        return;
+    json_t *j = json_loads(payload, 0, NULL);
+    const json_t *vs = json_object_get(j, "verdicts"), *v;
+    const char *gid = json_string_value(json_object_get(j, "game_id"));
+    size_t vi;
+    json_array_foreach(vs, vi, v)
+    {
+        json_int_t en = json_integer_value(json_object_get(v, "entrant"));
+        if (en < 0 || en >= R->ti.n)
+            continue;
+        const char *name = R->ti.names[en];
+        long long shown = R->vlines[en]++;
+        if (shown > VERDICT_LINES_MAX)
+            continue;
+        if (R->o->progress)
+            fprintf(stderr, "\r\033[K");
+        if (shown == VERDICT_LINES_MAX) {
+            fprintf(stderr,
+                    "arena: %s: more verdicts are not shown here; results.json lists them "
+                    "with their logs\n",
+                    name);
+            continue;
+        }
+        const char *clock = json_string_value(json_object_get(v, "clock"));
+        const char *rule = json_string_value(json_object_get(v, "rule"));
+        const char *log = json_string_value(json_object_get(v, "log"));
+        fprintf(stderr, "arena: %s, game %s seat %lld: %s%s%s%s%s: %s%s%s%s%s\n", name,
+                gid ? gid : "?", (long long)json_integer_value(json_object_get(v, "seat")),
+                str_of(v, "verdict"), clock ? " " : "", clock ? clock : "", rule ? " RULES " : "",
+                rule ? rule : "", str_of(v, "detail"), log ? "; log: " : "",
+                log ? R->o->out_dir : "", log ? "/" : "", log ? log : "");
+    }
+    json_decref(j);
+}
+
 /* A worker's set is complete: journal its games in rotation order. */
 static int journal_set(run *R, worker *w)
 {
@@ -1280,8 +1422,10 @@ static int journal_set(run *R, worker *w)
             fprintf(R->timings, "%s\n", w->timings[i]);
     if (R->timings)
         fflush(R->timings);
-    for (int r = 0; r < k; r++)
+    for (int r = 0; r < k; r++) {
         account_game(R, &tg[r]);
+        say_verdicts(R, w->games[r]);
+    }
     R->x[w->set] = set_diff(&R->ti, tg, k);
     R->done[w->set] = 1;
     R->games_done += k;

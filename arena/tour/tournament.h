@@ -12,6 +12,9 @@
 /* Sets of a gauntlet the SPRT needs before it may decide: the normal approximation of its
  * log-likelihood ratio means nothing on a handful of sets. */
 enum { AR_TOUR_SPRT_MIN_SETS = 8 };
+/* Error budgets (errors.max_error_share) are judged from this many games on, within a set and
+ * over the whole tournament. */
+enum { AR_TOUR_DQ_MIN_GAMES = 4 };
 
 typedef struct ar_tour_run_opts {
     const char *out_dir;    /* the output folder */
