@@ -22,7 +22,7 @@ void ar_match_usage(FILE *out)
             "                   [--first-deal D] [--out DIR] [--on-error forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
-            "                   [--log-cap BYTES] [--progress] [--quiet]\n"
+            "                   [--log-cap BYTES] [--progress] [--quiet] [--trace SLOT|NAME|all]\n"
             "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
             "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
             "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
@@ -55,6 +55,10 @@ void ar_match_usage(FILE *out)
             "  --log-cap BYTES  stderr kept per slot in DIR/logs (default 1048576; 0: none)\n"
             "  --progress       a line per game on stderr (default when stderr is a terminal)\n"
             "  --quiet          no progress, no verdict lines; the summary table still prints\n"
+            "  --trace WHO      write every frame to and from the bot in slot WHO (0, 1, ...;\n"
+            "                   the --bot order), the bot named WHO, or all bots to stderr, as\n"
+            "                   text with timestamps: '>' to the bot, '<' from it, '!' starts\n"
+            "                   and verdicts\n"
             "  Output: the summary table on stdout; verdicts and progress on stderr.\n"
             "  Verdicts: RE TLE MLE OLE PE IA SV (docs/cli.md).\n"
             "  Exit: 0 match played (bot errors are results), 1 arena failure or interrupted,\n"
@@ -75,6 +79,7 @@ typedef struct match_opts {
     ar_clocks clocks;
     long long log_cap;
     int progress, quiet;
+    const char *trace;
     ar_cli_bots bots;
     ar_sb_args sb;
 } match_opts;
@@ -176,6 +181,10 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            o->trace = v;
         } else if (strcmp(argv[i], "--progress") == 0) {
             o->progress = 1;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -225,6 +234,8 @@ int ar_match_main(int argc, char **argv)
         rc = ar_rules_build(&o.rules, o.players, &rules);
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
+    if (rc == AR_EXIT_OK && o.trace)
+        rc = ar_cli_trace_check(o.trace, &o.bots, o.players);
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
@@ -261,6 +272,8 @@ int ar_match_main(int argc, char **argv)
         .eof_ms = 500,
         .stdout_cap = (uint64_t)o.sb.stdout_cap,
         .sandbox = sandbox,
+        .trace = o.trace ? stderr : NULL,
+        .trace_sel = o.trace,
     };
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);

@@ -21,6 +21,7 @@
 #include "jail/sandbox.h"
 #include "jail/seccomp.h"
 #include "jail/spawn.h"
+#include "text.h"
 #include "util/util.h"
 
 enum { PROTO_MAJOR = 1 };
@@ -42,6 +43,51 @@ static const char *state_name(int s)
 int ar_bot_alive(const ar_bot *b)
 {
     return b->state >= AR_BOT_HELLO && b->state <= AR_BOT_CHOSE;
+}
+
+/* ---- Trace ------------------------------------------------------------------------------- */
+
+/* One line of the trace: seconds since the first traced line of this process, the direction
+ * ('>' to the bot, '<' from it, '!' the arena's own note), the bot, the text. Like
+ * cutechess-cli's debug output. */
+static void trace_line(const ar_bot *b, char dir, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void trace_line(const ar_bot *b, char dir, const char *fmt, ...)
+{
+    static double t0;
+    if (!b->trace)
+        return;
+    double now = ar_now_ms();
+    if (t0 == 0)
+        t0 = now;
+    fprintf(b->trace, "%10.3f %c%s: ", (now - t0) / 1000.0, dir, b->trace_name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(b->trace, fmt, ap);
+    va_end(ap);
+    fputc('\n', b->trace);
+    fflush(b->trace);
+}
+
+static void trace_msg(const ar_bot *b, char dir, const ProtobufCMessage *m)
+{
+    if (!b->trace)
+        return;
+    static char text[1 << 16];
+    okrpb_text(m, text, sizeof text);
+    trace_line(b, dir, "%s", text);
+}
+
+static void trace_bytes(const ar_bot *b, const char *what, const uint8_t *p, size_t n)
+{
+    if (!b->trace)
+        return;
+    char hex[3 * 32 + 8];
+    size_t h = 0;
+    for (size_t i = 0; i < n && i < 32; i++)
+        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", p[i]);
+    trace_line(b, '<', "%s (%zu bytes): %s%s", what, n, hex, n > 32 ? " ..." : "");
 }
 
 /* ---- Setup ------------------------------------------------------------------------------- */
@@ -89,6 +135,8 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->pids_max = cfg->pids_max;
     b->in_fd = b->out_fd = b->err_fd = b->status_fd = -1;
     b->ready_ms = -1;
+    b->trace = cfg->trace;
+    b->trace_name = ar_xstrdup(cfg->trace_name ? cfg->trace_name : b->name);
     if (okrpb_reader_init(&b->rd, OKRPB_MAX_FROM_BOT) < 0)
         ar_xmalloc((size_t)-1); /* reports "out of memory" and aborts */
     b->ev_timer = evtimer_new(ar_loop_base(loop), on_timer, b);
@@ -156,6 +204,7 @@ void ar_bot_free(ar_bot *b)
         free(*a);
     free(b->argv);
     free(b->name);
+    free(b->trace_name);
     free(b->path);
     free((char *)b->jail.profile);
     ar_spawn_argv_free((char **)b->jail.binds);
@@ -192,6 +241,8 @@ void ar_bot_fail(ar_bot *b, int kind, const char *clock, const char *rule, const
     va_start(ap, fmt);
     vsnprintf(b->verdict.detail, sizeof b->verdict.detail, fmt, ap);
     va_end(ap);
+    trace_line(b, '!', "verdict %s%s%s: %s", ar_verdict_name(kind), b->verdict.clock[0] ? " " : "",
+               b->verdict.clock, b->verdict.detail);
     if (b->pid > 0 && !b->exited)
         ar_spawn_kill(b->pid);
     close_conn(b);
@@ -280,6 +331,7 @@ int ar_bot_queue(ar_bot *b, const Okrpb__ToBot *m)
         b->out.len -= b->out_off;
         b->out_off = 0;
     }
+    trace_msg(b, '>', &m->base);
     size_t before = b->out.len;
     if (okrpb_frame_append(&b->out, &m->base) < 0)
         ar_xmalloc((size_t)-1); /* out of memory: abort with the message */
@@ -356,6 +408,10 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
 {
     b->frames_from_bot++;
     Okrpb__FromBot *fb = okrpb_from_bot_unpack(len, msg); /* protobuf-c's, fast for a Choice */
+    if (fb)
+        trace_msg(b, '<', &fb->base);
+    else
+        trace_bytes(b, "not a FromBot", msg, len);
     if (!fb) {
         /* the JVM prints "There is insufficient memory for the Java Runtime Environment" on
          * stdout whatever its flags say: a dying runtime's message, not a protocol error */
@@ -623,6 +679,7 @@ static void stray_output(ar_bot *b, const uint8_t *p, size_t n)
                     b->memory_mb, line);
         return;
     }
+    trace_bytes(b, "stray bytes", p, n);
     enum { SHOW = 12 };
     char hex[SHOW * 3 + 4] = "", text[SHOW * 2 + 4] = "";
     size_t k = n < SHOW ? n : SHOW, h = 0, t = 0;
@@ -963,6 +1020,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
         ar_bot_fail(b, AR_V_RE, "", "", "%s", err);
         return rc;
     }
+    trace_line(b, '!', "started %s (pid %d, start %d)", b->path, (int)p.pid, b->starts);
     b->pid = p.pid;
     b->prog_pid = p.prog_pid;
     b->status_fd = p.status_fd;

@@ -92,6 +92,10 @@ typedef struct ar_bot_config {
     uint32_t cpu_s;              /* RLIMIT_CPU backstop per process, 0: none */
     char *const *binds;          /* folders shown in the jail (copied) */
     char *const *env_extra;      /* "NAME=value" for the bot's environment (copied) */
+    /* the protocol trace (--trace): every frame each way as one line of text, with the
+     * starts and verdicts; NULL: none (not owned) */
+    FILE *trace;
+    const char *trace_name; /* how the trace names this bot, "random(0)" (copied) */
 } ar_bot_config;
 
 enum { AR_BOT_TAIL = 2048 };
@@ -158,6 +162,9 @@ typedef struct ar_bot {
     char bot_name[64], bot_version[64];
 
     ar_verdict verdict; /* AR_BOT_FAILED: why */
+
+    FILE *trace; /* see ar_bot_config */
+    char *trace_name;
 
     /* the last goodbye */
     double closed_at; /* ar_now_ms() of ar_bot_close */

@@ -115,7 +115,8 @@ struct ar_match {
     uint64_t next_id; /* last Decision id (decision_id) */
     game gm;
     long long games_done;
-    int stopping; /* check-bot: enough decisions */
+    int stopping; /* check-bot: the bot erred, stop now */
+    int enough;   /* check-bot: enough decisions, stop after this game */
     ar_match_totals totals;
     ar_bot_summary *summaries;
     char *logs_dir;
@@ -298,11 +299,22 @@ static const ar_bpf *profile_filter(ar_match *m, const char *profile)
 
 /* The program a sandboxed bot runs: a bare name is looked up in the jail's PATH (only the
  * system's folders exist there), not in the arena's (where it may be a pyenv shim). */
-static const char *jail_program(const ar_entrant *e, char *buf, size_t cap)
+const char *ar_match_jail_program(const ar_entrant *e, char *buf, size_t cap)
 {
     if (!e->argv || strchr(e->argv[0], '/'))
         return e->path;
     return ar_spawn_resolve_in(e->argv[0], AR_JAIL_PATH, buf, cap) == 0 ? buf : e->path;
+}
+
+int ar_match_traced(const char *sel, int k, const char *name)
+{
+    if (!sel)
+        return 0;
+    if (strcmp(sel, "all") == 0 || strcmp(sel, name) == 0)
+        return 1;
+    char *end;
+    long v = strtol(sel, &end, 10);
+    return end != sel && *end == '\0' && v == k;
 }
 
 static int make_bots(ar_match *m)
@@ -315,7 +327,8 @@ static int make_bots(ar_match *m)
         if (e->builtin)
             continue;
         char prog[PATH_MAX];
-        const char *path = sb->mode != AR_SB_OFF ? jail_program(e, prog, sizeof prog) : e->path;
+        const char *path =
+            sb->mode != AR_SB_OFF ? ar_match_jail_program(e, prog, sizeof prog) : e->path;
         const char *profile = ar_match_profile(e);
         const ar_bpf *filter = NULL;
         if (sb->mode != AR_SB_OFF && !(filter = profile_filter(m, profile))) {
@@ -333,7 +346,7 @@ static int make_bots(ar_match *m)
             .clocks = m->cfg.clocks,
             .max_pending = m->cfg.max_pending,
             .eof_ms = m->cfg.eof_ms,
-            .log = m->slots[k].log,
+            .log = m->slots[k].log ? m->slots[k].log : m->cfg.log_stream,
             .log_cap = m->cfg.log_cap,
             .stdout_cap = m->cfg.stdout_cap,
             .sb_mode = sb->mode,
@@ -348,6 +361,12 @@ static int make_bots(ar_match *m)
             .binds = binds,
             .env_extra = sdk_env,
         };
+        char tname[160];
+        if (m->cfg.trace && ar_match_traced(m->cfg.trace_sel, k, e->name)) {
+            snprintf(tname, sizeof tname, "%s(%d)", e->name, k);
+            bc.trace = m->cfg.trace;
+            bc.trace_name = tname;
+        }
         if (e->startup_ms)
             bc.clocks.startup_ms = e->startup_ms;
         m->slots[k].b = ar_bot_new(m->loop, &bc);
@@ -685,7 +704,7 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     }
     sl->lat[sl->nlat++] = ms;
     if (m->cfg.stop_after > 0 && gm->seat_slot[seat] == 0 && sl->answered >= m->cfg.stop_after)
-        m->stopping = 1;
+        m->enough = 1; /* stop after this game (whole games: the bot sees GameEnd) */
 
     okr_refusal why;
     memset(&why, 0, sizeof why);
@@ -814,6 +833,7 @@ static int finish_game(ar_match *m, int played, int completed)
     if (m->cfg.on_game)
         m->cfg.on_game(o, m->cfg.ud);
     m->games_done++;
+    m->totals.games_completed += completed != 0;
     m->totals.actions += gm->actions;
     for (int s = 0; s < n; s++)
         m->totals.decisions += o->decisions[s];
@@ -1301,8 +1321,9 @@ int ar_match_run(ar_match *m)
     if ((rc = make_bots(m)) < 0)
         return rc;
 
-    for (long long d = c->first_deal; d < c->first_deal + c->deals && rc == 0 && !m->stopping; d++)
-        for (int r = 0; r < c->players && rc == 0 && !m->stopping; r++) {
+    for (long long d = c->first_deal;
+         d < c->first_deal + c->deals && rc == 0 && !m->stopping && !m->enough; d++)
+        for (int r = 0; r < c->players && rc == 0 && !m->stopping && !m->enough; r++) {
             rc = play_game(m, d, r);
             if (rc == 0)
                 check_dq(m);

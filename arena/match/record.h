@@ -151,8 +151,9 @@ typedef struct ar_bot_summary {
 
 typedef struct ar_match_totals {
     double seconds;
-    long long decisions; /* Decisions answered by bot processes */
-    long long actions;   /* actions applied, all seats */
+    long long decisions;       /* Decisions answered by bot processes */
+    long long actions;         /* actions applied, all seats */
+    long long games_completed; /* games played to their end under the rules (GameEnd) */
     uint64_t bytes_to_bots, bytes_from_bots;
     int interrupted;                    /* signal number, or 0 */
     long arena_max_rss_kb;              /* the arena's own peak resident set (getrusage) */

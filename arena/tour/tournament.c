@@ -150,7 +150,7 @@ static int dir_nonempty(const char *dir)
  * Everything that decides the games and the results, and nothing else (not the output folder,
  * not the number of jobs): its hash names the tournament, for --resume and `arena merge`. */
 
-static json_t *config_json(const ar_tour *t)
+static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
 {
     json_t *c = json_object();
     json_object_set_new(c, "name", json_string(t->name ? t->name : ""));
@@ -182,7 +182,13 @@ static json_t *config_json(const ar_tour *t)
     json_object_set_new(c, "errors", er);
     json_t *sb = json_object();
     json_object_set_new(sb, "minimum", json_string(t->sandbox_min ? t->sandbox_min : ""));
-    json_object_set_new(sb, "memory_mb", json_integer(t->memory_mb));
+    /* the limits as the bots get them: the file's, else the command line's (--memory-mb is
+     * turned into --set sandbox.memory_mb by the command line), so an override changes the
+     * hash */
+    json_object_set_new(sb, "memory_mb",
+                        json_integer(t->memory_mb ? t->memory_mb : o->sandbox.memory_mb));
+    json_object_set_new(sb, "pids", json_integer(o->sandbox.pids));
+    json_object_set_new(sb, "stdout_cap", ju64(o->stdout_cap));
     json_object_set_new(c, "sandbox", sb);
     if (t->format == AR_FORMAT_GAUNTLET && t->sprt) {
         json_t *sp = json_object();
@@ -1212,9 +1218,28 @@ static void worker_main(void *arg)
         .stdout_cap = o->stdout_cap,
         .sandbox = o->sandbox,
     };
+    FILE *trace = NULL;
+    int traced = 0;
+    for (int j = 0; j < k && o->trace; j++)
+        traced |= ar_match_traced(o->trace, -1, bots[j].name);
+    if (traced) {
+        char *dir = path_in(out_dir, "traces"), name[64];
+        snprintf(name, sizeof name, "s%lld.trace", plan->set);
+        char *path = path_in(dir, name);
+        if (ar_mkdir_p(dir) == 0)
+            trace = fopen(path, "w");
+        if (!trace)
+            fprintf(stderr, "arena: --trace: cannot write '%s': %s\n", path, strerror(errno));
+        free(dir);
+        free(path);
+        cfg.trace = trace;
+        cfg.trace_sel = o->trace;
+    }
     ar_match *m = ar_match_new(&cfg);
     int rc = ar_match_run(m);
     ar_match_free(m);
+    if (trace)
+        fclose(trace);
     _exit(rc == 0 && !w.failed ? 0 : rc == -EINTR ? 3 : 1);
 }
 
@@ -1674,7 +1699,7 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     R.o = o;
     int status = AR_EXIT_FAIL;
     char err[512] = "", hash[17];
-    json_t *config = config_json(t), *man = NULL;
+    json_t *config = config_json(t, o), *man = NULL;
     config_hash(config, hash);
     if (tinfo_from(config, &R.ti, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s: %s\n", t->path, err);

@@ -57,5 +57,18 @@ check "TLE bank: the detail splits the limit into decision time and bank left" \
 run hard "$(helper hang --after 1)" --decision-ms 100 --bank-ms 2000 --hard-ms 300
 check "TLE hard: the detail names --hard-ms" \
     py "$TMP/hard" "all(v['verdict'] == 'TLE' and v['clock'] == 'hard' and '--hard-ms' in v['detail'] for x in g for v in x['verdicts'])"
+# --trace: one slot (by number or name), or all; a wrong selection is a usage error
+timeout 60 "$ARENA" match --rules gin --players 2 --games 2 --out "$TMP/tr" --quiet \
+    --bot "$(helper good)" --name first --bot "$(helper full)" --name second --trace 1 \
+    >/dev/null 2>"$TMP/tr.err"
+check "--trace 1: frames of slot 1 only, each way, with timestamps" \
+    bash -c "grep -Eq '^ *[0-9]+\.[0-9]{3} >second\(1\): game_start \{ game_id: \"m1-d0-r0\"' '$TMP/tr.err' && grep -q '<second(1): choice { id: [0-9]* action {' '$TMP/tr.err' && grep -q '>second(1): game_end {' '$TMP/tr.err' && ! grep -q 'first(0)' '$TMP/tr.err'"
+timeout 60 "$ARENA" match --rules gin --players 2 --games 2 --out "$TMP/tr2" --quiet \
+    --bot "$(helper good)" --name first --bot "$(helper full)" --name second --trace all \
+    >/dev/null 2>"$TMP/tr2.err"
+check "--trace all: both bots" bash -c "grep -q '<first(0): ready' '$TMP/tr2.err' && grep -q '<second(1): ready' '$TMP/tr2.err'"
+"$ARENA" match --rules gin --players 2 --bot "$(helper good)" --trace third >/dev/null 2>"$TMP/tr3.err"
+check "--trace with no such bot: exit 2, naming the choices" \
+    bash -c "[ $? -eq 2 ] && grep -q \"expected all, a slot from 0 to 1, or a bot's name: okrh_good\" '$TMP/tr3.err'"
 check "nothing left running" leftovers
 finish

@@ -65,5 +65,37 @@ check "the standings show verdict counts and DQ" \
 check "... and say what DQ means under the table" grep -q "^DQ missing: errors in" "$TMP/o.txt"
 check "no nan in the table" bash -c "! grep -qiw nan '$TMP/o.txt'"
 [ "$failed" -eq 0 ] || { cat "$TMP/o.err" "$TMP/o.txt"; }
+# --trace NAME: the frames of one entrant, a file per set it played in
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/tr" --jobs 2 --quiet --trace greedy \
+    --set entrant.printer.command="$BOTS/random_bot" --set entrant.missing.command="$BOTS/random_bot"
+check "--trace greedy: exit 0" test $? -eq 0
+ntr=$(ls "$TMP/tr/traces" 2>/dev/null | wc -l)
+check "--trace greedy: a trace per set greedy played (6 of 8)" test "$ntr" -eq 6
+check "--trace greedy: only greedy's frames, each way" \
+    bash -c "cat $TMP/tr/traces/*.trace | grep -v 'greedy(' | grep -q . && exit 1; grep -qh '<greedy([0-9]): choice { id: ' $TMP/tr/traces/*.trace && grep -qh '>greedy([0-9]): game_end {' $TMP/tr/traces/*.trace"
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/tr2" --trace nobody >/dev/null 2>"$TMP/tr2.err"
+check "--trace with no such entrant: exit 2" test $? -eq 2
+# overrides are part of the configuration: --memory-mb and --stdout-cap change the hash, and
+# tournament.json records them
+hash() { "$ARENA" tournament "$TMP/t.tour" --plan "$@" | sed -n '1s/.*configuration //p'; }
+h0=$(hash); h1=$(hash --memory-mb 300); h2=$(hash --stdout-cap 5000)
+check "--memory-mb and --stdout-cap change the configuration hash" \
+    bash -c "[ -n '$h0' ] && [ '$h0' != '$h1' ] && [ '$h0' != '$h2' ] && [ '$h1' != '$h2' ]"
+check "--memory-mb is the same configuration as --set sandbox.memory_mb" \
+    test "$h1" = "$(hash --set sandbox.memory_mb=300)"
+check "tournament.json records the limits the bots ran under" \
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]["sandbox"]; assert c["memory_mb"] == 256 and c["stdout_cap"] == 1048576 and "pids" in c, c' \
+    "$TMP/o/tournament.json"
+
+# a key of the file given as a flag: the error says how to override it
+"$ARENA" tournament "$TMP/t.tour" --decision-ms 50 >/dev/null 2>"$TMP/key.err"
+check "--decision-ms: exit 2 and the --set that does it" \
+    bash -c "[ $? -eq 2 ] && grep -q \"override it with --set clocks.decision_ms=50\" '$TMP/key.err'"
+"$ARENA" tournament "$TMP/t.tour" --rules=gin >/dev/null 2>"$TMP/key2.err"
+check "--rules=gin: the --set tournament.rules=gin hint" \
+    grep -q "override it with --set tournament.rules=gin" "$TMP/key2.err"
+"$ARENA" tournament --help >"$TMP/help.txt"
+check "tournament --help lists --plan and --trace" \
+    bash -c "grep -q -- '--plan ' '$TMP/help.txt' && grep -q -- '--trace WHO' '$TMP/help.txt'"
 check "no bot left behind" noproc "$TMP/o"
 finish
