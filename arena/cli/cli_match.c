@@ -1,11 +1,13 @@
 /* cli_match.c - `arena match`: the command line of a match between bot programs, the entrant
  * list (commands split without a shell and resolved through PATH here, in the parent), and
  * the summary at the end. The match itself is match.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,7 +43,8 @@ void ar_match_usage(FILE *out)
             "  --first-deal D   start at deal D (default 0): plays deals D, D+1, ...; deal d is\n"
             "                   the same game whatever D, so one game of a long match or of a\n"
             "                   tournament (docs/tournaments.md) can be replayed on its own\n"
-            "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out)\n"
+            "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out);\n"
+            "                   those of an earlier match there are removed first\n"
             "  --on-error P     forfeit (default): the erring seat forfeits the game at once;\n"
             "                   substitute: the arena plays for it and the game goes on\n"
             "  --substitute S   the substitute move: first legal action, random (seeded from\n"
@@ -91,6 +94,53 @@ static int parse_ms(const char *flag, const char *v, uint32_t *out)
         return -1;
     *out = (uint32_t)n;
     return 0;
+}
+
+/* Does name end in suffix? */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* Remove dir/sub/<*suffix> (regular files only). Returns how many. */
+static int clear_files(const char *dir, const char *sub, const char *suffix)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char f[PATH_MAX + 256];
+        struct stat st;
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        if (ends_with(e->d_name, suffix) && lstat(f, &st) == 0 && S_ISREG(st.st_mode) &&
+            unlink(f) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* --out into a folder an earlier match wrote: remove what a match writes there (results.json,
+ * games.jsonl, records/NAME.jsonl, logs/NAME.log), so that no stale record or log sits beside the
+ * new results; anything else in the folder is not ours and stays. */
+static void clear_outputs(const char *dir, int quiet)
+{
+    int n = 0;
+    static const char *const top[] = {"results.json", "games.jsonl", NULL};
+    for (int i = 0; top[i]; i++) {
+        char f[PATH_MAX];
+        snprintf(f, sizeof f, "%s/%s", dir, top[i]);
+        n += unlink(f) == 0;
+    }
+    n += clear_files(dir, "records", ".jsonl");
+    n += clear_files(dir, "logs", ".log");
+    if (n && !quiet)
+        fprintf(stderr, "arena: --out %s: removed %d files of an earlier match\n", dir, n);
 }
 
 /* Returns AR_EXIT_OK or AR_EXIT_USAGE after printing the problem. */
@@ -249,6 +299,7 @@ int ar_match_main(int argc, char **argv)
                 "rotations\n",
                 o.games, deals * o.players, o.players);
 
+    clear_outputs(o.out_dir, o.quiet);
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,

@@ -467,13 +467,24 @@ typedef struct outputs {
     int print;
 } outputs;
 
-/* "v [lo, hi]" with `dec` decimals and a sign, or just "v" without an interval. */
+/* v for printing with `dec` decimals: never "-0.0" (a rounded tiny negative reads as a
+ * difference that is not there) */
+static double unneg(double v, int dec)
+{
+    return fabs(v) < 0.5 * pow(10, -dec) ? 0.0 : v;
+}
+
+/* "v [lo, hi]" with `dec` decimals and a sign, or just "v" without an interval ("-" for no
+ * value: never nan). */
 static void fmt_interval(char *buf, size_t cap, int dec, double v, double lo, double hi)
 {
-    if (isfinite(lo) && isfinite(hi))
-        snprintf(buf, cap, "%+.*f [%+.*f, %+.*f]", dec, v, dec, lo, dec, hi);
+    if (!isfinite(v))
+        snprintf(buf, cap, "-");
+    else if (isfinite(lo) && isfinite(hi))
+        snprintf(buf, cap, "%+.*f [%+.*f, %+.*f]", dec, unneg(v, dec), dec, unneg(lo, dec), dec,
+                 unneg(hi, dec));
     else
-        snprintf(buf, cap, "%+.*f", dec, v);
+        snprintf(buf, cap, "%+.*f", dec, unneg(v, dec));
 }
 
 /* A CSV field: the number with `dec` decimals, empty when there is none (NaN). */
@@ -841,22 +852,40 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                    ti->names[i], sc, el, rk, pn, en->games, vd);
         }
         if (n <= 8 && n > 1) {
-            printf("head to head (row minus column, points per game, same table):\n%*s", nw + 2,
-                   "");
+            /* cells "d [lo, hi]": whole points once they run to hundreds, as wide as the
+             * widest */
+            char(*cells)[64] = ar_xcalloc((size_t)n * (size_t)n, sizeof *cells);
+            int cw = 10, dec = 1;
+            for (int q = 0; q < n * n; q++) {
+                const ar_rank_pair *p = &rr.pair[q];
+                if (p->games && isfinite(p->diff_lo) && isfinite(p->diff_hi) &&
+                    (fabs(p->diff_lo) >= 100 || fabs(p->diff_hi) >= 100))
+                    dec = 0;
+            }
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    const ar_rank_pair *p = &rr.pair[rr.order[r] * n + rr.order[c]];
+                    char *cell = cells[r * n + c];
+                    if (r == c || !p->games || !isfinite(p->diff))
+                        snprintf(cell, 64, "-");
+                    else
+                        fmt_interval(cell, 64, dec, p->diff, p->diff_lo, p->diff_hi);
+                    if ((int)strlen(cell) > cw)
+                        cw = (int)strlen(cell);
+                }
+            printf("head to head (row minus column, points per game at the same table, "
+                   "[95%% interval]):\n%*s",
+                   nw + 2, "");
             for (int c = 0; c < n; c++)
-                printf(" %10.10s", ti->names[rr.order[c]]);
+                printf("  %*.*s", cw, cw, ti->names[rr.order[c]]);
             printf("\n");
             for (int r = 0; r < n; r++) {
                 printf("%-*.*s  ", nw, nw, ti->names[rr.order[r]]);
-                for (int c = 0; c < n; c++) {
-                    const ar_rank_pair *p = &rr.pair[rr.order[r] * n + rr.order[c]];
-                    if (r == c || !p->games || !isfinite(p->diff))
-                        printf(" %10s", "-");
-                    else
-                        printf(" %+10.1f", p->diff);
-                }
+                for (int c = 0; c < n; c++)
+                    printf("  %*s", cw, cells[r * n + c]);
                 printf("\n");
             }
+            free(cells);
         }
         /* rho means something only with score spread over several sets; never print nan */
         if (isfinite(rr.rho) && counted > 1)

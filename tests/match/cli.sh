@@ -41,6 +41,15 @@ usage "a script named bare" "did you mean --bot 'python3 bot.py'?" --bot bot.py
 usage "a script without x bit" "name its interpreter, e.g. --bot 'python3 ./bot.py'" --bot ./bot.py
 cd - >/dev/null || exit 1
 
+# --out into a folder an earlier match used: its records and logs go, other files stay
+"$ARENA" match --players 3 --games 6 --bot "$G" --out "$TMP/reuse" --quiet >/dev/null 2>&1
+echo mine >"$TMP/reuse/notes.txt"
+"$ARENA" match --players 3 --games 3 --bot "$G" --out "$TMP/reuse" >/dev/null 2>"$TMP/reuse.err"
+check "--out reused: says it removed the earlier match's files" \
+    grep -q "removed 11 files of an earlier match" "$TMP/reuse.err"
+check "--out reused: only the new match's records, and the user's file kept" \
+    bash -c "[ \$(ls '$TMP/reuse/records' | wc -l) -eq 3 ] && [ \$(wc -l <'$TMP/reuse/games.jsonl') -eq 3 ] && [ -f '$TMP/reuse/notes.txt' ]"
+
 # rounding and determinism: seeded helpers play the same games twice
 run() {
     "$ARENA" match --players 3 --games 4 --seed 77 --bot "$(helper good --seed 1)" \
