@@ -326,6 +326,7 @@ typedef struct tgame {
     int verdicts[AR_SCHED_MAX_SEATS][NVERDICTS]; /* per seat */
     int other_verdicts[AR_SCHED_MAX_SEATS];
     int forfeit[AR_SCHED_MAX_SEATS];
+    long long decisions[AR_SCHED_MAX_SEATS]; /* answered by the seat's bot */
 } tgame;
 
 /* Parse and check a journal payload against the schedule. */
@@ -400,6 +401,9 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
         if (st >= 0 && st < k)
             g->forfeit[st] = 1;
     }
+    const json_t *dec = json_object_get(j, "decisions");
+    for (int i = 0; i < k; i++)
+        g->decisions[i] = json_integer_value(json_array_get(dec, (size_t)i));
     rc = 0;
 out:
     json_decref(j);
@@ -614,6 +618,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     long long(*vc)[NVERDICTS + 1] = ar_xcalloc((size_t)n, sizeof *vc);
     long long *ff = ar_xcalloc((size_t)n, sizeof *ff);
     long long *eg = ar_xcalloc((size_t)n, sizeof *eg), *ng = ar_xcalloc((size_t)n, sizeof *ng);
+    long long *nd = ar_xcalloc((size_t)n, sizeof *nd); /* decisions answered */
     for (long long i = 0; i < ngames; i++)
         for (int q = 0; q < k; q++) {
             int en = g[i].entrant[q], any = 0;
@@ -625,6 +630,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             ff[en] += g[i].forfeit[q];
             eg[en] += any;
             ng[en]++;
+            nd[en] += g[i].decisions[q];
         }
     /* The error budget over the whole tournament: a set of 3 games never reaches the in-set
      * disqualification (judged from a set's 4th game), so a bot that fails every game would
@@ -693,6 +699,9 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         json_object_set_new(j, "forfeits", json_integer(ff[i]));
         json_object_set_new(j, "error_games", json_integer(eg[i]));
         json_object_set_new(j, "disqualified", json_boolean(dq[i]));
+        /* erred in every game without one decision: its rating is not a result of play */
+        json_object_set_new(j, "never_played",
+                            json_boolean(ng[i] > 0 && nd[i] == 0 && eg[i] == ng[i]));
         json_array_append_new(st, j);
     }
     json_object_set_new(doc, "standings", st);
@@ -829,6 +838,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             const ar_rank_entry *en = &rr.entry[i];
             char sc[96], el[96], rk[32], pn[16], vd[128] = "";
             fmt_interval(sc, sizeof sc, 1, en->score, en->score_lo, en->score_hi);
+            if (ng[i] > 0 && nd[i] == 0 && eg[i] == ng[i])
+                snprintf(sc, sizeof sc, "never played");
             fmt_interval(el, sizeof el, 0, en->elo, en->elo_lo, en->elo_hi);
             if (en->rank_lo > 0)
                 snprintf(rk, sizeof rk, "%d-%d", en->rank_lo, en->rank_hi);
@@ -928,6 +939,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     free(ff);
     free(eg);
     free(ng);
+    free(nd);
     free(dq);
     ar_rank_free(&rr);
 done:

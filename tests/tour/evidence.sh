@@ -60,6 +60,10 @@ check "the whole-tournament budget disqualifies the bot that never started; the 
     py "$TMP/o" "s['missing']['disqualified'] and s['missing']['error_games'] == s['missing']['games'] > 3" \
     "not s['random']['disqualified'] and not s['greedy']['disqualified']" \
     "s['random']['error_games'] == 0"
+check "the bot that never started is never_played, and the table says so, not +0.0" \
+    bash -c "grep -Eq '^ +[0-9]+  missing +never played ' '$TMP/o.txt'"
+check "... in results.json too; the others played" py "$TMP/o" "s['missing']['never_played']" \
+    "not s['random']['never_played'] and not s['printer']['never_played']"
 check "the standings show verdict counts and DQ" \
     grep -Eq "missing .*RE [0-9]+, DQ \(errors in [0-9]+ of [0-9]+\)" "$TMP/o.txt"
 check "... and say what DQ means under the table" grep -q "^DQ missing: errors in" "$TMP/o.txt"
