@@ -539,6 +539,21 @@ static int classify(okr_spec *sp, bool wild_plain, okr_refusal *why)
     return OKR_OK;
 }
 
+/* A Joker written without what it stands for: the player's token, and `example` (a card it
+ * could stand for here, or OKR_NOCARD) as the hint. */
+static int fail_joker(okr_refusal *why, token t, int example)
+{
+    char reason[sizeof((okr_refusal *)0)->reason];
+    sbuf sb;
+    sb_init(&sb, reason, sizeof reason);
+    sb_str(&sb, "say what the Joker stands for: ");
+    sb_token(&sb, t.s, t.n);
+    sb_str(&sb, " (e.g. ");
+    sb_declare_hint(&sb, t.s, t.n, example);
+    sb_char(&sb, ')');
+    return fail(why, reason);
+}
+
 /* The cards of a new meld, to the end of the line. */
 static int parse_spec(scan *sc, okr_spec *sp, okr_refusal *why)
 {
@@ -565,17 +580,8 @@ static int parse_spec(scan *sc, okr_spec *sp, okr_refusal *why)
     }
     if (sp->n == 0)
         return fail(why, "expected the cards of the meld");
-    if (joker.n) {
-        char reason[sizeof((okr_refusal *)0)->reason];
-        sbuf sb;
-        sb_init(&sb, reason, sizeof reason);
-        sb_str(&sb, "say what the Joker stands for: ");
-        sb_token(&sb, joker.s, joker.n);
-        sb_str(&sb, " (e.g. ");
-        sb_declare_hint(&sb, joker.s, joker.n, stand_in_example(sp));
-        sb_char(&sb, ')');
-        return fail(why, reason);
-    }
+    if (joker.n)
+        return fail_joker(why, joker, stand_in_example(sp));
     return classify(sp, wild_plain, why);
 }
 
@@ -622,18 +628,8 @@ static int parse_add(const okr_game *g, scan *sc, okr_action *a, bool card_optio
         rc = tok_card(t, true, &card, &as, &declared, why);
         if (rc != OKR_OK)
             return rc;
-        if (card == OKR_JOKER && !declared) {
-            /* what fits meld m, from its cards: the hint names a card of this line */
-            char reason[sizeof((okr_refusal *)0)->reason];
-            sbuf sb;
-            sb_init(&sb, reason, sizeof reason);
-            sb_str(&sb, "say what the Joker stands for: ");
-            sb_token(&sb, t.s, t.n);
-            sb_str(&sb, " (e.g. ");
-            sb_declare_hint(&sb, t.s, t.n, meld_example(g, a->meld));
-            sb_char(&sb, ')');
-            return fail(why, reason);
-        }
+        if (card == OKR_JOKER && !declared) /* the hint: a card that fits meld m */
+            return fail_joker(why, t, meld_example(g, a->meld));
     }
     a->card = (uint8_t)card;
     a->as = (uint8_t)as;
