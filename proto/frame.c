@@ -137,3 +137,31 @@ int okrpb_reader_next(okrpb_reader *r, const uint8_t **msg, size_t *len)
     r->consumed += (size_t)used + (size_t)size;
     return OKRPB_FRAME_OK;
 }
+
+int okrpb_from_bot_head(const uint8_t *p, size_t n)
+{
+    uint64_t size = 0, inner = 0;
+    int used = okrpb_varint_get(p, n, &size);
+    if (used < 0)
+        return -1;
+    if (used == 0)
+        return 0;
+    if (size == 0)
+        return 1;
+    if ((size_t)used == n)
+        return 0;
+    uint8_t tag = p[used];
+    if (tag != 0x0A && tag != 0x12 && tag != 0x1A)
+        return -1;
+    /* the inner length lies within the frame's size - 1 bytes after the tag */
+    size_t avail = n - (size_t)used - 1;
+    int whole = avail >= size - 1;
+    if (whole)
+        avail = (size_t)(size - 1);
+    int iu = okrpb_varint_get(p + used + 1, avail, &inner);
+    if (iu < 0 || (iu == 0 && whole))
+        return -1;
+    if (iu == 0)
+        return 0;
+    return 1 + (uint64_t)iu + inner == size ? 1 : -1;
+}

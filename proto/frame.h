@@ -47,4 +47,14 @@ void okrpb_reader_commit(okrpb_reader *r, size_t n);
  * unusable: the peer broke the protocol). A zero-length frame is returned as a frame. */
 int okrpb_reader_next(okrpb_reader *r, const uint8_t **msg, size_t *len);
 
+/* Judge the start of a bot->arena frame before it is whole, so that text on stdout is caught
+ * at its first bytes instead of being read as a length and waited for. p[0..n) are the bytes
+ * from the frame's first byte on. A FromBot is one field of a oneof: its frame is
+ * varint(L), then tag 0x0A, 0x12 or 0x1A (Identify, Ready, Choice as a length-delimited
+ * field), then varint(M) with 1 + |varint(M)| + M == L exactly (every protobuf encoder writes
+ * a oneof as one field). L == 0 is let through (the empty message has its own verdict).
+ * Returns 1 if the head is complete and well-formed, 0 if more bytes are needed to tell, -1
+ * if these bytes cannot begin a FromBot frame. */
+int okrpb_from_bot_head(const uint8_t *p, size_t n);
+
 #endif

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# demo.sh - install what is missing, build into build/, run the demo tournament
+# demo.sh - install what the demo is missing (install-deps.sh demo: not the test suite's
+# toolchains), build into build/, run the demo tournament
 # (tournaments/demo.tour: the starter bots of every language, about a minute on 2 cores).
 # Its results go to demo-out/ (replaced on every run). Exit status: the arena's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh demo
 cmake -S . -B build
 cmake --build build -j "$(nproc)"
 

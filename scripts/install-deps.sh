@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# install-deps.sh - install the Debian 12 packages okarena needs, only those missing.
-# Silent when everything is already installed; runs `apt-get update` only when something is
-# missing. Needs root (or sudo).
+# install-deps.sh [demo|test] [--list] - install the Debian 12 packages okarena needs, only those
+# missing. `demo`: what building the arena and running the demo tournament needs (the C
+# build, Python and Node for the starter bots); `test` (the default): that and what the test
+# suite adds (clang, clang-format, valgrind, git, and the Go, Rust and Java toolchains of the
+# positive sandbox suite, several hundred MB). Silent when everything is already installed;
+# runs `apt-get update` only when something is missing. Needs root (or sudo). --list prints
+# the set's packages, one a line, and installs nothing.
 set -euo pipefail
 
-PACKAGES=(
-    build-essential cmake pkg-config git
+SET=${1:-test}
+DEMO=(
+    build-essential cmake pkg-config
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     libevent-dev libcmocka-dev libjansson-dev libinih-dev
     python3 python3-protobuf
-    clang clang-format valgrind
     nodejs npm
+)
+TEST=(
+    git clang clang-format valgrind
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless
@@ -18,6 +25,18 @@ PACKAGES=(
     # playwright-core from npm (below); never a browser downloaded by a test tool
     chromium
 )
+case "$SET" in
+demo) PACKAGES=("${DEMO[@]}") ;;
+test) PACKAGES=("${DEMO[@]}" "${TEST[@]}") ;;
+*)
+    echo "usage: install-deps.sh [demo|test] [--list]" >&2
+    exit 2
+    ;;
+esac
+if [ "${2:-}" = --list ]; then
+    printf '%s\n' "${PACKAGES[@]}"
+    exit 0
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: dpkg-query not found; this script supports Debian 12 only." >&2

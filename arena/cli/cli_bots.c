@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "jail/spawn.h"
@@ -35,11 +36,31 @@ int ar_cli_bots_add(ar_cli_bots *l, const char *flag, const char *cmd)
         }
         char path[PATH_MAX];
         int rc = ar_spawn_resolve(nb.argv[0], path, sizeof path);
+        struct stat st;
+        int here = stat(nb.argv[0], &st) == 0; /* as a path from the current folder */
+        if (here && S_ISDIR(st.st_mode))
+            rc = -EISDIR;
         if (rc < 0) {
             fprintf(stderr, "arena: %s '%s': %s: %s\n", flag, cmd, nb.argv[0],
                     rc == -ENOENT ? (strchr(nb.argv[0], '/') ? "no such file" : "not found in PATH")
                     : rc == -EACCES ? "not an executable file"
+                    : rc == -EISDIR ? "a folder, not a program"
                                     : strerror(-rc));
+            if (here && S_ISDIR(st.st_mode))
+                fprintf(stderr,
+                        "arena: give the program inside it, e.g. --bot '%s/bot' or --bot "
+                        "'python3 %s/bot.py'\n",
+                        nb.argv[0], nb.argv[0]);
+            else if (here && !strchr(nb.argv[0], '/'))
+                /* a bare name is looked up in PATH only, like a shell does */
+                fprintf(stderr,
+                        "arena: there is a '%s' in this folder: did you mean --bot '%s%s'?\n",
+                        nb.argv[0], access(nb.argv[0], X_OK) == 0 ? "./" : "python3 ", cmd);
+            else if (here && access(nb.argv[0], X_OK) != 0)
+                fprintf(stderr,
+                        "arena: make it executable (chmod +x %s) or name its interpreter, "
+                        "e.g. --bot 'python3 %s'\n",
+                        nb.argv[0], cmd);
             ar_spawn_argv_free(nb.argv);
             free(nb.command);
             return -1;
@@ -195,4 +216,18 @@ void ar_cli_bots_free(ar_cli_bots *l)
     free(l->b);
     free(l->e);
     memset(l, 0, sizeof *l);
+}
+
+int ar_cli_trace_check(const char *sel, const ar_cli_bots *l, int slots)
+{
+    for (int k = 0; k < slots; k++)
+        for (int b = 0; b < l->n; b++)
+            if (ar_match_traced(sel, k, l->b[b].name))
+                return AR_EXIT_OK;
+    fprintf(stderr, "arena: --trace '%s': expected all, a slot from 0 to %d, or a bot's name:", sel,
+            slots - 1);
+    for (int b = 0; b < l->n; b++)
+        fprintf(stderr, " %s", l->b[b].name);
+    fprintf(stderr, "\n");
+    return AR_EXIT_USAGE;
 }

@@ -39,5 +39,8 @@ int ar_cli_bots_check_views(const ar_match_config *cfg);
  * for repeats, then fill l->e. Returns AR_EXIT_OK or AR_EXIT_USAGE (two equal --name). */
 int ar_cli_bots_finish(ar_cli_bots *l);
 void ar_cli_bots_free(ar_cli_bots *l);
+/* Check a --trace selection after ar_cli_bots_finish: "all", a slot number below `slots`, or
+ * the name of an entrant. Returns AR_EXIT_OK, or AR_EXIT_USAGE after saying what it can be. */
+int ar_cli_trace_check(const char *sel, const ar_cli_bots *l, int slots);
 
 #endif

@@ -22,15 +22,21 @@ void ar_checkbot_usage(FILE *out)
         "                       [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
         "                       [--sandbox MIN] [--insecure] [--no-sandbox] [--profile 1=P]\n"
         "                       [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
+        "                       [--stderr] [--trace]\n"
         "  Check that a bot speaks the protocol: spawn it, run the handshake, and play\n"
-        "  games (seat rotating, the other seats built-in random players) until it has\n"
-        "  answered K decisions. Reports the handshake, protocol version, name and\n"
-        "  version, every reply's validity, startup time and latency p50/p95/max.\n"
+        "  whole games (seat rotating, the other seats built-in random players) until it\n"
+        "  has answered K decisions and seen the GameEnd of the game it was in. Reports the\n"
+        "  program as the jail runs it, the handshake, protocol version, name and version,\n"
+        "  every reply's validity, games played to their end, startup time and latency\n"
+        "  p50/p95/max.\n"
         "  --bot CMD        the program (split on white space, found through PATH)\n"
         "  --files PATH     a folder or file of the bot's own, shown to it (repeatable)\n"
         "  --rules R        preset (default laws); --players N (default 3; 2 for gin)\n"
         "  --decisions K    decisions to answer (default 20)\n"
         "  --seed S         deal seed (default 1)\n"
+        "  --stderr         show the bot's stderr as it runs (on stderr, up to 1 MiB)\n"
+        "  --trace          every frame to and from the bot, as text with timestamps, on\n"
+        "                   stderr ('>' to the bot, '<' from it, '!' starts and verdicts)\n"
         "  clocks as for `arena match` (defaults 10000, 1000, 10000, 5000 ms)\n"
         "  The bot runs in the same sandbox as in `arena match`.\n"
         "  Exit: 0 compliant, 1 not compliant, 2 bad command line.\n");
@@ -118,6 +124,7 @@ int ar_checkbot_main(int argc, char **argv)
     ar_clocks clocks = {10000, 1000, 10000, 5000};
     ar_sb_args sb;
     ar_sb_args_init(&sb);
+    int show_stderr = 0, trace = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -156,6 +163,10 @@ int ar_checkbot_main(int argc, char **argv)
         } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
             if (r < 0)
                 rc = AR_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--stderr") == 0) {
+            show_stderr = 1;
+        } else if (strcmp(argv[i], "--trace") == 0) {
+            trace = 1;
         } else {
             fprintf(stderr, "arena check-bot: unknown argument '%s'\n", argv[i]);
             ar_checkbot_usage(stderr);
@@ -205,7 +216,10 @@ int ar_checkbot_main(int argc, char **argv)
         .out_dir = NULL,
         .quiet = 1,
         .max_pending = (size_t)16 << 20,
-        .log_cap = 0,
+        .log_cap = show_stderr ? (size_t)1 << 20 : 0,
+        .log_stream = show_stderr ? stderr : NULL,
+        .trace = trace ? stderr : NULL,
+        .trace_sel = "0",
         .bye_ms = 1000,
         .eof_ms = 500,
         .stop_after = decisions,
@@ -225,6 +239,16 @@ int ar_checkbot_main(int argc, char **argv)
 
     printf("check-bot: %s\n", bots.b[0].command);
     printf("  program      %s\n", bots.b[0].path);
+    if (sandbox.mode != AR_SB_OFF) {
+        /* what the jail execs may differ: a bare name is found in the jail's PATH */
+        char prog[PATH_MAX];
+        const char *jp = ar_match_jail_program(&bots.e[0], prog, sizeof prog);
+        printf("  in the jail  %s", jp);
+        for (int a = 1; bots.b[0].argv && bots.b[0].argv[a]; a++)
+            printf(" %s", bots.b[0].argv[a]);
+        printf("%s\n",
+               strcmp(jp, bots.b[0].path) ? " (the jail's PATH finds another program)" : "");
+    }
     printf("  sandbox      %s%s%s\n", ar_sb_mode_name(sandbox.mode),
            sandbox.mode != 0 ? ", profile " : "",
            sandbox.mode != 0 ? ar_match_profile(&bots.e[0]) : "");
@@ -255,8 +279,14 @@ int ar_checkbot_main(int argc, char **argv)
         printf("  ready        FAIL: no Ready\n");
         ok = 0;
     }
-    printf("  decisions    %lld of %lld answered%s\n", nlat, decisions,
-           nverdicts == 0 && nlat >= decisions ? ", every reply valid and legal" : "");
+    printf("  decisions    %lld answered (%lld asked for, then to the end of that game)%s\n", nlat,
+           decisions, nverdicts == 0 && nlat >= decisions ? ", every reply valid and legal" : "");
+    const ar_match_totals *tot = ar_match_totals_of(m);
+    printf("  games        %lld played to their end (GameEnd sent)\n", tot->games_completed);
+    if (nverdicts == 0 && nlat >= decisions && tot->games_completed == 0) {
+        printf("  games        FAIL: no game reached its end\n");
+        ok = 0;
+    }
     if (nlat < decisions && nverdicts == 0) {
         printf("  decisions    FAIL: stopped early\n");
         ok = 0;

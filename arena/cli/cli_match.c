@@ -1,11 +1,13 @@
 /* cli_match.c - `arena match`: the command line of a match between bot programs, the entrant
  * list (commands split without a shell and resolved through PATH here, in the parent), and
  * the summary at the end. The match itself is match.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -24,7 +26,7 @@ void ar_match_usage(FILE *out)
             "forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
-            "                   [--log-cap BYTES] [--progress] [--quiet]\n"
+            "                   [--log-cap BYTES] [--progress] [--quiet] [--trace SLOT|NAME|all]\n"
             "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
             "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
             "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
@@ -50,7 +52,8 @@ void ar_match_usage(FILE *out)
             "  --first-deal D   start at deal D (default 0): plays deals D, D+1, ...; deal d is\n"
             "                   the same game whatever D, so one game of a long match or of a\n"
             "                   tournament (docs/tournaments.md) can be replayed on its own\n"
-            "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out)\n"
+            "  --out DIR        results.json, games.jsonl, records/, logs/ (default match-out);\n"
+            "                   those of an earlier match there are removed first\n"
             "  --on-error P     forfeit (default): the erring seat forfeits the game at once;\n"
             "                   substitute: the arena plays for it and the game goes on\n"
             "  --substitute S   the substitute move: first legal action, random (seeded from\n"
@@ -64,6 +67,10 @@ void ar_match_usage(FILE *out)
             "  --log-cap BYTES  stderr kept per slot in DIR/logs (default 1048576; 0: none)\n"
             "  --progress       a line per game on stderr (default when stderr is a terminal)\n"
             "  --quiet          no progress, no verdict lines; the summary table still prints\n"
+            "  --trace WHO      write every frame to and from the bot in slot WHO (0, 1, ...;\n"
+            "                   the --bot order), the bot named WHO, or all bots to stderr, as\n"
+            "                   text with timestamps: '>' to the bot, '<' from it, '!' starts\n"
+            "                   and verdicts\n"
             "  Output: the summary table on stdout; verdicts and progress on stderr.\n"
             "  Verdicts: RE TLE MLE OLE PE IA SV (docs/cli.md).\n"
             "  Exit: 0 match played (bot errors are results), 1 arena failure or interrupted,\n"
@@ -85,6 +92,7 @@ typedef struct match_opts {
     ar_clocks clocks;
     long long log_cap;
     int progress, quiet;
+    const char *trace;
     ar_cli_bots bots;
     ar_sb_args sb;
 } match_opts;
@@ -96,6 +104,53 @@ static int parse_ms(const char *flag, const char *v, uint32_t *out)
         return -1;
     *out = (uint32_t)n;
     return 0;
+}
+
+/* Does name end in suffix? */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* Remove dir/sub/<*suffix> (regular files only). Returns how many. */
+static int clear_files(const char *dir, const char *sub, const char *suffix)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char f[PATH_MAX + 256];
+        struct stat st;
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        if (ends_with(e->d_name, suffix) && lstat(f, &st) == 0 && S_ISREG(st.st_mode) &&
+            unlink(f) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* --out into a folder an earlier match wrote: remove what a match writes there (results.json,
+ * games.jsonl, records/NAME.jsonl, logs/NAME.log), so that no stale record or log sits beside the
+ * new results; anything else in the folder is not ours and stays. */
+static void clear_outputs(const char *dir, int quiet)
+{
+    int n = 0;
+    static const char *const top[] = {"results.json", "games.jsonl", NULL};
+    for (int i = 0; top[i]; i++) {
+        char f[PATH_MAX];
+        snprintf(f, sizeof f, "%s/%s", dir, top[i]);
+        n += unlink(f) == 0;
+    }
+    n += clear_files(dir, "records", ".jsonl");
+    n += clear_files(dir, "logs", ".log");
+    if (n && !quiet)
+        fprintf(stderr, "arena: --out %s: removed %d files of an earlier match\n", dir, n);
 }
 
 /* Returns AR_EXIT_OK or AR_EXIT_USAGE after printing the problem. */
@@ -192,6 +247,10 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            o->trace = v;
         } else if (strcmp(argv[i], "--progress") == 0) {
             o->progress = 1;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -248,6 +307,8 @@ int ar_match_main(int argc, char **argv)
     }
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
+    if (rc == AR_EXIT_OK && o.trace)
+        rc = ar_cli_trace_check(o.trace, &o.bots, o.players);
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
@@ -261,6 +322,7 @@ int ar_match_main(int argc, char **argv)
                 "rotations\n",
                 o.games, deals * o.players, o.players);
 
+    clear_outputs(o.out_dir, o.quiet);
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,
@@ -285,6 +347,8 @@ int ar_match_main(int argc, char **argv)
         .eof_ms = 500,
         .stdout_cap = (uint64_t)o.sb.stdout_cap,
         .sandbox = sandbox,
+        .trace = o.trace ? stderr : NULL,
+        .trace_sel = o.trace,
     };
     if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
         goto out;

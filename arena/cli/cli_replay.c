@@ -178,8 +178,13 @@ static int header(replay *r, json_t *h, long line)
     r->players = (int)json_integer_value(json_object_get(h, "players"));
     if (r->players < 1 || r->players > OKR_MAX_PLAYERS)
         return fail(r, line, "players %d", r->players);
-    if (r->seat >= r->players)
-        return fail(r, line, "--seat %d: the game has %d seats", r->seat, r->players);
+    if (r->seat >= r->players) {
+        /* the command line asks for what the game does not have: a usage error, not a
+         * mismatch of the record */
+        fprintf(stderr, "arena replay: --seat %d: %s has %d seats (0 to %d)\n", r->seat, r->path,
+                r->players, r->players - 1);
+        return AR_EXIT_USAGE;
+    }
     json_t *names = json_object_get(h, "names");
     for (int s = 0; s < r->players; s++) {
         const char *nm = json_string_value(json_array_get(names, (size_t)s));

@@ -17,6 +17,7 @@ void ar_tournament_usage(FILE *out)
         "usage: arena tournament FILE [--jobs J] [--out DIR] [--resume] [--shard K/N]\n"
         "                        [--set SECTION.KEY=VALUE]... [--seed S] [--deals D]\n"
         "                        [--bootstrap B] [--quiet] [--progress | --no-progress]\n"
+        "                        [--plan] [--trace NAME|all]\n"
         "  Play the tournament of a .tour file (docs/tournaments.md): every duplicate set of\n"
         "  its schedule is one match in a worker process, J at once; each finished game is\n"
         "  journaled (DIR/journal.jsonl) and the results are computed from the journal:\n"
@@ -30,7 +31,11 @@ void ar_tournament_usage(FILE *out)
         "                  `arena merge` joins the N folders; re-running a shard resumes it\n"
         "  --set S.K=V     override any key of the file, e.g. --set clocks.decision_ms=50,\n"
         "                  --set entrant.greedy.memory_mb=512 (repeatable, in order)\n"
-        "  --seed S, --deals D, --bootstrap B   short for --set tournament.seed=S etc.\n"
+        "  --seed S, --deals D, --bootstrap B   short for --set tournament.seed=S etc.;\n"
+        "                  --memory-mb M for --set sandbox.memory_mb=M\n"
+        "  --plan          print the schedule (tables, sets, games) and stop: nothing runs\n"
+        "  --trace WHO     every frame to and from the entrant named WHO (or all), as text\n"
+        "                  with timestamps, into DIR/traces/s<set>.trace\n"
         "  --quiet         no progress and no table\n"
         "  --progress      a progress bar (default when stderr is a terminal); --no-progress:\n"
         "                  a plain line every 10 s\n"
@@ -114,9 +119,15 @@ int ar_tournament_main(int argc, char **argv)
             shortcut = "tournament.deals";
         } else if ((r = ar_flag(argc, argv, &i, "--bootstrap", &v)) != 0) {
             shortcut = "tournament.bootstrap";
+        } else if ((r = ar_flag(argc, argv, &i, "--memory-mb", &v)) != 0) {
+            shortcut = "sandbox.memory_mb"; /* recorded in the configuration like the file's */
         } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
             if (r < 0)
                 goto out;
+        } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
+            if (r < 0)
+                goto out;
+            o.trace = v;
         } else if (strcmp(argv[i], "--plan") == 0) {
             o.plan = 1;
         } else if (strcmp(argv[i], "--resume") == 0) {
@@ -129,7 +140,25 @@ int ar_tournament_main(int argc, char **argv)
             o.progress = 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "arena tournament: unknown argument '%s'\n", argv[i]);
-            ar_tournament_usage(stderr);
+            /* a key of the file given as a flag: say how to override it */
+            char key[64];
+            const char *k = argv[i] + strspn(argv[i], "-");
+            size_t n = strcspn(k, "=");
+            const char *sec = NULL;
+            if (n > 0 && n < sizeof key) {
+                for (size_t c = 0; c < n; c++)
+                    key[c] = k[c] == '-' ? '_' : k[c];
+                key[n] = '\0';
+                sec = ar_tour_key_section(key);
+            }
+            if (sec) {
+                const char *val = k[n] == '=' ? k + n + 1 : i + 1 < argc ? argv[i + 1] : "VALUE";
+                fprintf(stderr,
+                        "arena tournament: '%s' is a key of the .tour file: override it with "
+                        "--set %s.%s=%s\n",
+                        key, sec, key, val);
+            } else
+                ar_tournament_usage(stderr);
             goto out;
         } else if (!file) {
             file = argv[i];
@@ -163,10 +192,26 @@ int ar_tournament_main(int argc, char **argv)
     }
     for (int i = 0; i < nsets; i++)
         hl += (size_t)snprintf(hint + hl, hcap - hl, " --set %s", sets[i]);
+    if (o.trace) {
+        int found = strcmp(o.trace, "all") == 0;
+        for (int i = 0; i < t.nentrants && !found; i++)
+            found = strcmp(o.trace, t.entrant[i].name) == 0;
+        if (!found) {
+            fprintf(stderr, "arena: --trace '%s': expected all or an entrant's name:", o.trace);
+            for (int i = 0; i < t.nentrants; i++)
+                fprintf(stderr, " %s", t.entrant[i].name);
+            fprintf(stderr, "\n");
+            goto out;
+        }
+    }
     o.out_dir = out ? out : t.out ? t.out : "tournament-out";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = jobs ? (int)jobs : t.jobs > 0 ? t.jobs : cpus > 0 ? (int)cpus : 1;
     o.command = hint;
+    /* the limits the configuration records (and --plan's hash shows) even without a run */
+    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
+    o.sandbox.pids = (int)sb.pids;
+    o.stdout_cap = (uint64_t)sb.stdout_cap;
     if (!o.plan) {
         /* --sandbox wins over the file's [sandbox] minimum. Memory limits and profiles come
          * from the file (--set sandbox.memory_mb=M, --set entrant.NAME.profile=P). */

@@ -149,6 +149,14 @@ int ar_rules_build(const ar_rules_args *ra, int players, okr_rules *out)
         memset(&why, 0, sizeof why);
         if (okr_rules_set(out, name, eq + 1, &why) != OKR_OK) {
             ar_print_refusal(name, &why);
+            /* a misspelt option: the nearest of the engine's names, as tour files do */
+            const char *opts[64];
+            int nopts = 0, known = 0;
+            for (const char *o; nopts < 63 && (o = okr_rules_option_name(nopts)) != NULL;)
+                known |= strcmp(opts[nopts++] = o, name) == 0;
+            const char *near = known ? NULL : ar_near_miss(name, opts, nopts);
+            if (near)
+                fprintf(stderr, "arena: --rule %s: did you mean \"%s\"?\n", name, near);
             return AR_EXIT_USAGE;
         }
     }

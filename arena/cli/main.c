@@ -42,12 +42,10 @@ static void usage(FILE *out)
     for (int i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("Cards are written AS TH (or 10H) 2C QS JK; a wild with what it stands for, 2C=5H.\n"
-          "Rule sets: laws parlett arlington german gin; options: --rule OPTION=VALUE.\n\n",
+          "Rule sets: laws parlett arlington german gin; options: --rule OPTION=VALUE.\n"
+          "More: `arena help COMMAND` (or COMMAND --help) for its flags; docs/cli.md for all\n"
+          "of them, docs/protocol.md to write a bot, docs/tournaments.md to run a tournament.\n",
           out);
-    for (int i = 0; i < N_COMMANDS; i++) {
-        commands[i].usage(out);
-        fputc('\n', out);
-    }
 }
 
 static const ar_command *find(const char *name)

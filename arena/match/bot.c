@@ -21,6 +21,7 @@
 #include "jail/sandbox.h"
 #include "jail/seccomp.h"
 #include "jail/spawn.h"
+#include "text.h"
 #include "util/util.h"
 
 enum { PROTO_MAJOR = 1 };
@@ -42,6 +43,51 @@ static const char *state_name(int s)
 int ar_bot_alive(const ar_bot *b)
 {
     return b->state >= AR_BOT_HELLO && b->state <= AR_BOT_CHOSE;
+}
+
+/* ---- Trace ------------------------------------------------------------------------------- */
+
+/* One line of the trace: seconds since the first traced line of this process, the direction
+ * ('>' to the bot, '<' from it, '!' the arena's own note), the bot, the text. Like
+ * cutechess-cli's debug output. */
+static void trace_line(const ar_bot *b, char dir, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void trace_line(const ar_bot *b, char dir, const char *fmt, ...)
+{
+    static double t0;
+    if (!b->trace)
+        return;
+    double now = ar_now_ms();
+    if (t0 == 0)
+        t0 = now;
+    fprintf(b->trace, "%10.3f %c%s: ", (now - t0) / 1000.0, dir, b->trace_name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(b->trace, fmt, ap);
+    va_end(ap);
+    fputc('\n', b->trace);
+    fflush(b->trace);
+}
+
+static void trace_msg(const ar_bot *b, char dir, const ProtobufCMessage *m)
+{
+    if (!b->trace)
+        return;
+    static char text[1 << 16];
+    okrpb_text(m, text, sizeof text);
+    trace_line(b, dir, "%s", text);
+}
+
+static void trace_bytes(const ar_bot *b, const char *what, const uint8_t *p, size_t n)
+{
+    if (!b->trace)
+        return;
+    char hex[3 * 32 + 8];
+    size_t h = 0;
+    for (size_t i = 0; i < n && i < 32; i++)
+        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", p[i]);
+    trace_line(b, '<', "%s (%zu bytes): %s%s", what, n, hex, n > 32 ? " ..." : "");
 }
 
 /* ---- Setup ------------------------------------------------------------------------------- */
@@ -91,6 +137,8 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->pids_max = cfg->pids_max;
     b->in_fd = b->out_fd = b->err_fd = b->status_fd = -1;
     b->ready_ms = -1;
+    b->trace = cfg->trace;
+    b->trace_name = ar_xstrdup(cfg->trace_name ? cfg->trace_name : b->name);
     if (okrpb_reader_init(&b->rd, OKRPB_MAX_FROM_BOT) < 0)
         ar_xmalloc((size_t)-1); /* reports "out of memory" and aborts */
     b->ev_timer = evtimer_new(ar_loop_base(loop), on_timer, b);
@@ -158,6 +206,7 @@ void ar_bot_free(ar_bot *b)
         free(*a);
     free(b->argv);
     free(b->name);
+    free(b->trace_name);
     free(b->path);
     free(b->cwd);
     ar_spawn_argv_free(b->own);
@@ -196,6 +245,8 @@ void ar_bot_fail(ar_bot *b, int kind, const char *clock, const char *rule, const
     va_start(ap, fmt);
     vsnprintf(b->verdict.detail, sizeof b->verdict.detail, fmt, ap);
     va_end(ap);
+    trace_line(b, '!', "verdict %s%s%s: %s", ar_verdict_name(kind), b->verdict.clock[0] ? " " : "",
+               b->verdict.clock, b->verdict.detail);
     if (b->pid > 0 && !b->exited)
         ar_spawn_kill(b->pid);
     close_conn(b);
@@ -284,6 +335,7 @@ int ar_bot_queue(ar_bot *b, const Okrpb__ToBot *m)
         b->out.len -= b->out_off;
         b->out_off = 0;
     }
+    trace_msg(b, '>', &m->base);
     size_t before = b->out.len;
     if (okrpb_frame_append(&b->out, &m->base) < 0)
         ar_xmalloc((size_t)-1); /* out of memory: abort with the message */
@@ -360,6 +412,10 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
 {
     b->frames_from_bot++;
     Okrpb__FromBot *fb = okrpb_from_bot_unpack(len, msg); /* protobuf-c's, fast for a Choice */
+    if (fb)
+        trace_msg(b, '<', &fb->base);
+    else
+        trace_bytes(b, "not a FromBot", msg, len);
     if (!fb) {
         /* the JVM prints "There is insufficient memory for the Java Runtime Environment" on
          * stdout whatever its flags say: a dying runtime's message, not a protocol error */
@@ -543,6 +599,60 @@ static void own_names(const ar_bot *b, char *out, size_t cap)
     }
 }
 
+/* Is this line only a traceback's underline ("    ^^^^^~~~")? It says nothing on one line. */
+static int underline_only(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(" \t\r^~", s[i]))
+            return 0;
+    return 1;
+}
+
+/* The last lines of the current process's stderr as evidence: up to 3 lines that say
+ * something (a traceback's last frame and its exception, "can't open file"), joined with
+ * " | ", sanitized, cut from the front to fit cap - 20. "" if it wrote nothing. */
+static void stderr_ending(const ar_bot *b, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const char *t = b->tail;
+    size_t e = b->tail_len, pieces[3][2];
+    int k = 0;
+    while (e > 0 && k < 3) {
+        while (e > 0 && (t[e - 1] == '\n' || t[e - 1] == '\r'))
+            e--;
+        size_t s = e;
+        while (s > 0 && t[s - 1] != '\n')
+            s--;
+        if (e > s && !underline_only(t + s, e - s)) {
+            pieces[k][0] = s;
+            pieces[k][1] = e;
+            k++;
+        }
+        e = s;
+    }
+    if (k == 0 || cap < 40)
+        return;
+    char joined[AR_BOT_TAIL + 16];
+    size_t j = 0;
+    for (int i = k - 1; i >= 0; i--) {
+        size_t s = pieces[i][0], len = pieces[i][1] - s;
+        while (len > 0 && (t[s] == ' ' || t[s] == '\t')) /* indentation says nothing here */
+            s++, len--;
+        if (j && j + 3 < sizeof joined)
+            memcpy(joined + j, " | ", 3), j += 3;
+        if (len > sizeof joined - 1 - j)
+            len = sizeof joined - 1 - j;
+        memcpy(joined + j, t + s, len);
+        j += len;
+    }
+    joined[j] = '\0';
+    size_t room = cap - 20, from = j > room ? j - room : 0;
+    char clean[AR_BOT_TAIL + 16];
+    ar_sanitize(joined + from, j - from, clean, sizeof clean);
+    if (snprintf(out, cap, "; stderr ends: \"%s%s\"", from ? "..." : "", clean) >= (int)cap)
+        out[cap - 1] = '\0'; /* cut to fit (cannot happen: clean is at most room bytes) */
+}
+
 /* The program has ended (b->exit_status is its own status, never the init's): the verdict
  * with its evidence. */
 static void judge_exit(ar_bot *b)
@@ -584,18 +694,20 @@ static void judge_exit(ar_bot *b)
                     what, when);
         return;
     }
+    char ending[260];
+    stderr_ending(b, ending, sizeof ending);
     if (abnormal && b->jail.mode >= AR_SB_ROOTLESS && ar_bot_missing_file(b, line, sizeof line)) {
         /* most often a file the jail does not show it: say what it sees, how to show more */
         char names[64];
         own_names(b, names, sizeof names);
         ar_bot_fail(b, AR_V_RE, "", "",
-                    "%s%s: \"%s\"; the jail shows it only %s%s; declare more: --files DIR "
+                    "%s%s%s; the jail shows it only %s%s; declare more: --files DIR "
                     "(.tour: files = DIR)",
-                    what, when, line, names[0] ? names : "the runtime",
+                    what, when, ending[0] ? ending : "", names[0] ? names : "the runtime",
                     strcmp(b->jail.profile, "interpreted") == 0 ? " and the SDK" : "");
         return;
     }
-    ar_bot_fail(b, AR_V_RE, "", "", "%s%s", what, when);
+    ar_bot_fail(b, AR_V_RE, "", "", "%s%s%s", what, when, ending);
 }
 
 /* EOF on stdout or EPIPE on stdin. The exit status makes the better verdict, so wait up to
@@ -616,6 +728,43 @@ static void broken(ar_bot *b, const char *what)
         copy_str(b->verdict.detail, sizeof b->verdict.detail, what);
         arm(b, b->eof_ms);
     }
+}
+
+/* Bytes that cannot begin a FromBot frame: PE, with the bytes as the evidence (hex and as
+ * text) and the usual cause, a print() to stdout. p[0..n) starts at the frame's first byte. */
+static void stray_output(ar_bot *b, const uint8_t *p, size_t n)
+{
+    /* the JVM prints its out-of-memory message on stdout whatever its flags say: a dying
+     * runtime's message, not a protocol error */
+    char line[100];
+    if (find_oom((const char *)p, n, line, sizeof line)) {
+        ar_bot_fail(b, AR_V_MLE, "", "", "out of memory (limit %u MiB): \"%s\" on stdout",
+                    b->memory_mb, line);
+        return;
+    }
+    trace_bytes(b, "stray bytes", p, n);
+    enum { SHOW = 12 };
+    char hex[SHOW * 3 + 4] = "", text[SHOW * 2 + 4] = "";
+    size_t k = n < SHOW ? n : SHOW, h = 0, t = 0;
+    int printable = 0;
+    for (size_t i = 0; i < k; i++) {
+        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", p[i]);
+        if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
+            text[t++] = '\\';
+            text[t++] = p[i] == '\n' ? 'n' : p[i] == '\r' ? 'r' : 't';
+        } else
+            text[t++] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '.';
+        printable += p[i] >= 0x20 && p[i] < 0x7f;
+    }
+    text[t] = '\0';
+    if (n > k)
+        snprintf(hex + h, sizeof hex - h, " ...");
+    const char *hint = printable * 2 >= (int)k
+                           ? "stdout is the protocol channel: write debug output to stderr"
+                           : "stdout carries only length-prefixed FromBot frames "
+                             "(docs/protocol.md)";
+    ar_bot_fail(b, AR_V_PE, "", "", "sent bytes that are not a FromBot frame: %s \"%s\"; %s", hex,
+                text, hint);
 }
 
 /* Read what is there (a bounded number of times) and act on every whole frame. */
@@ -663,7 +812,19 @@ static void read_some(ar_bot *b, int max_reads)
         const uint8_t *msg;
         size_t len;
         int rc;
-        while ((rc = okrpb_reader_next(&b->rd, &msg, &len)) == OKRPB_FRAME_OK) {
+        for (;;) {
+            /* judge each frame by its first bytes: text on stdout is caught now, not after a
+             * clock runs out waiting for the length its first character spelled */
+            const uint8_t *head = b->rd.buf + b->rd.consumed;
+            size_t have = b->rd.len - b->rd.consumed;
+            int ok = okrpb_from_bot_head(head, have);
+            rc = okrpb_reader_next(&b->rd, &msg, &len);
+            if (ok < 0 && rc != OKRPB_FRAME_EVARINT && rc != OKRPB_FRAME_ETOOBIG) {
+                stray_output(b, head, have);
+                return;
+            }
+            if (rc != OKRPB_FRAME_OK)
+                break;
             handle_frame(b, msg, len);
             if (!ar_bot_alive(b))
                 return;
@@ -756,7 +917,7 @@ static void on_timer(evutil_socket_t fd, short what, void *ud)
     if (!ar_bot_alive(b))
         return;
     if (b->eof) {
-        char what_[200];
+        char what_[sizeof b->verdict.detail];
         copy_str(what_, sizeof what_, b->verdict.detail);
         ar_bot_fail(b, AR_V_RE, "", "", "%s but did not exit", what_);
         return;
@@ -764,7 +925,8 @@ static void on_timer(evutil_socket_t fd, short what, void *ud)
     switch (b->state) {
     case AR_BOT_HELLO:
     case AR_BOT_IDENTIFIED:
-        ar_bot_fail(b, AR_V_TLE, "startup", "", "no %s within the startup budget of %u ms",
+        ar_bot_fail(b, AR_V_TLE, "startup", "",
+                    "no %s within the startup budget of %u ms (--startup-ms)",
                     b->state == AR_BOT_HELLO ? "Identify" : "Ready", b->clocks.startup_ms);
         break;
     case AR_BOT_THINKING:
@@ -772,10 +934,20 @@ static void on_timer(evutil_socket_t fd, short what, void *ud)
             ar_bot_fail(b, AR_V_TLE, "input", "",
                         "does not read its input: the Decision was not taken within %u ms",
                         b->clocks.hard_ms);
+        else if (b->limit_is_hard)
+            ar_bot_fail(b, AR_V_TLE, "hard", "",
+                        "no Choice within %.0f ms, the hard limit of one decision (--hard-ms)",
+                        b->limit_ms);
+        else if (b->clocks.bank_ms)
+            ar_bot_fail(b, AR_V_TLE, "bank", "",
+                        "no Choice within %.0f ms: %u ms per decision (--decision-ms) + %.0f ms "
+                        "left of its bank for the game (--bank-ms)",
+                        b->limit_ms, b->clocks.decision_ms,
+                        b->limit_ms - (double)b->clocks.decision_ms);
         else
-            ar_bot_fail(b, AR_V_TLE,
-                        b->limit_is_hard ? "hard" : (b->clocks.bank_ms ? "bank" : "decision"), "",
-                        "no Choice within %.0f ms", b->limit_ms);
+            ar_bot_fail(b, AR_V_TLE, "decision", "",
+                        "no Choice within %.0f ms, the time per decision (--decision-ms)",
+                        b->limit_ms);
         break;
     default:
         break;
@@ -867,6 +1039,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
     b->written_at = 0;
     b->major = b->minor = 0;
     b->bot_name[0] = b->bot_version[0] = '\0';
+    b->tail_len = 0; /* the evidence of a verdict is this process's stderr */
     memset(&b->verdict, 0, sizeof b->verdict);
     b->state = AR_BOT_OFF;
 
@@ -910,6 +1083,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
         ar_bot_fail(b, AR_V_RE, "", "", "%s", err);
         return rc;
     }
+    trace_line(b, '!', "started %s (pid %d, start %d)", b->path, (int)p.pid, b->starts);
     b->pid = p.pid;
     b->prog_pid = p.prog_pid;
     b->status_fd = p.status_fd;

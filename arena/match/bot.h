@@ -44,7 +44,8 @@ typedef struct ar_verdict {
     int kind;         /* ar_verdict_kind */
     char clock[12];   /* TLE: "startup" "decision" "bank" "hard" "input"; else "" */
     char rule[16];    /* IA: RULES number or "protocol"; else "" */
-    char detail[200]; /* one line for people: "killed by signal 11 (SIGSEGV)" */
+    char detail[400]; /* one line for people: "killed by signal 11 (SIGSEGV); stderr ends:
+                         \"Segmentation fault in move()\"" */
 } ar_verdict;
 
 /* ---- Clocks ------------------------------------------------------------------------------ */
@@ -94,6 +95,10 @@ typedef struct ar_bot_config {
     const char *cwd;             /* its working folder (copied); NULL: the arena's */
     char *const *own;            /* its own files and folders as the jail shows them (copied),
                                     named when it dies for want of a file */
+    /* the protocol trace (--trace): every frame each way as one line of text, with the
+     * starts and verdicts; NULL: none (not owned) */
+    FILE *trace;
+    const char *trace_name; /* how the trace names this bot, "random(0)" (copied) */
 } ar_bot_config;
 
 enum { AR_BOT_TAIL = 2048 };
@@ -162,6 +167,9 @@ typedef struct ar_bot {
     char bot_name[64], bot_version[64];
 
     ar_verdict verdict; /* AR_BOT_FAILED: why */
+
+    FILE *trace; /* see ar_bot_config */
+    char *trace_name;
 
     /* the last goodbye */
     double closed_at; /* ar_now_ms() of ar_bot_close */

@@ -112,10 +112,11 @@ void ar_match_game_id(char *buf, size_t cap, uint64_t seed, long long deal, int 
 
 /* One process slot (or a built-in). Slot k plays seat (k - r) mod N in rotation r. */
 typedef struct slot {
-    int bot;    /* entrant index */
-    ar_bot *b;  /* NULL for a built-in */
-    FILE *log;  /* DIR/logs/slot<k>-<name>.log, or NULL */
-    ar_rng rng; /* built-in policy */
+    int bot;       /* entrant index */
+    ar_bot *b;     /* NULL for a built-in */
+    FILE *log;     /* DIR/logs/slot<k>-<name>.log, or NULL */
+    char *log_rel; /* that path relative to DIR ("logs/s3-slot0-x.log"), or NULL */
+    ar_rng rng;    /* built-in policy */
     long long answered;
     int nverdicts;
     ar_verdict first;
@@ -174,7 +175,8 @@ struct ar_match {
     uint64_t next_id; /* last Decision id (decision_id) */
     game gm;
     long long games_done;
-    int stopping; /* check-bot: enough decisions */
+    int stopping; /* check-bot: the bot erred, stop now */
+    int enough;   /* check-bot: enough decisions, stop after this game */
     ar_match_totals totals;
     ar_bot_summary *summaries;
     char *logs_dir;
@@ -266,6 +268,7 @@ void ar_match_free(ar_match *m)
         ar_bot_free(m->slots[k].b);
         if (m->slots[k].log)
             fclose(m->slots[k].log);
+        free(m->slots[k].log_rel);
         free(m->slots[k].lat);
     }
     for (int s = 0; s < OKR_MAX_PLAYERS; s++)
@@ -312,6 +315,8 @@ static int open_logs(ar_match *m)
         file_safe(e->name, safe, sizeof safe);
         snprintf(path, sizeof path, "%s/%sslot%d-%s.log", m->logs_dir,
                  m->cfg.log_prefix ? m->cfg.log_prefix : "", k, safe);
+        size_t rl = strlen(path) - strlen(m->cfg.out_dir); /* "/logs/..." */
+        m->slots[k].log_rel = ar_xstrdup(path + strlen(m->cfg.out_dir) + (rl > 0));
         m->slots[k].log = fopen(path, "w");
         if (!m->slots[k].log) {
             rc = -errno;
@@ -354,7 +359,7 @@ static const ar_bpf *profile_filter(ar_match *m, const char *profile)
 
 /* The program a sandboxed bot runs: a bare name is looked up in the jail's PATH (only the
  * system's folders exist there), not in the arena's (where it may be a pyenv shim). */
-static const char *jail_program(const ar_entrant *e, char *buf, size_t cap)
+const char *ar_match_jail_program(const ar_entrant *e, char *buf, size_t cap)
 {
     if (!e->argv || strchr(e->argv[0], '/'))
         return e->path;
@@ -386,7 +391,7 @@ static void hide_push(hidelist *l, const char *path, const char *what)
 
 static ar_jail_view view_of(const ar_match_config *cfg, const ar_entrant *e, char *prog, size_t cap)
 {
-    ar_jail_view v = {.path = jail_program(e, prog, cap),
+    ar_jail_view v = {.path = ar_match_jail_program(e, prog, cap),
                       .argv = e->argv,
                       .cwd = e->cwd,
                       .own = e->own,
@@ -464,6 +469,17 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     return binds;
 }
 
+int ar_match_traced(const char *sel, int k, const char *name)
+{
+    if (!sel)
+        return 0;
+    if (strcmp(sel, "all") == 0 || strcmp(sel, name) == 0)
+        return 1;
+    char *end;
+    long v = strtol(sel, &end, 10);
+    return end != sel && *end == '\0' && v == k;
+}
+
 static int make_bots(ar_match *m)
 {
     const ar_sandbox_cfg *sb = &m->cfg.sandbox;
@@ -474,7 +490,8 @@ static int make_bots(ar_match *m)
         if (e->builtin)
             continue;
         char prog[PATH_MAX];
-        const char *path = sb->mode != AR_SB_OFF ? jail_program(e, prog, sizeof prog) : e->path;
+        const char *path =
+            sb->mode != AR_SB_OFF ? ar_match_jail_program(e, prog, sizeof prog) : e->path;
         const char *profile = ar_match_profile(e);
         const ar_bpf *filter = NULL;
         if (sb->mode != AR_SB_OFF && !(filter = profile_filter(m, profile))) {
@@ -497,7 +514,7 @@ static int make_bots(ar_match *m)
             .clocks = m->cfg.clocks,
             .max_pending = m->cfg.max_pending,
             .eof_ms = m->cfg.eof_ms,
-            .log = m->slots[k].log,
+            .log = m->slots[k].log ? m->slots[k].log : m->cfg.log_stream,
             .log_cap = m->cfg.log_cap,
             .stdout_cap = m->cfg.stdout_cap,
             .sb_mode = sb->mode,
@@ -514,6 +531,12 @@ static int make_bots(ar_match *m)
             .cwd = e->cwd,
             .own = own,
         };
+        char tname[160];
+        if (m->cfg.trace && ar_match_traced(m->cfg.trace_sel, k, e->name)) {
+            snprintf(tname, sizeof tname, "%s(%d)", e->name, k);
+            bc.trace = m->cfg.trace;
+            bc.trace_name = tname;
+        }
         if (e->startup_ms)
             bc.clocks.startup_ms = e->startup_ms;
         m->slots[k].b = ar_bot_new(m->loop, &bc);
@@ -658,9 +681,11 @@ static void add_verdict(ar_match *m, int seat, const ar_verdict *v)
     if (sl->nverdicts++ == 0)
         sl->first = *v;
     if (v->kind != AR_V_DQ)
-        say(m, "arena: %s: seat %d (%s): %s%s%s%s%s: %s\n", gm->id, seat,
+        say(m, "arena: %s: seat %d (%s): %s%s%s%s%s: %s%s%s%s%s%s\n", gm->id, seat,
             bot_name(m, gm->entrant[seat]), ar_verdict_name(v->kind), v->clock[0] ? " " : "",
-            v->clock, v->rule[0] ? " RULES " : "", v->rule, v->detail);
+            v->clock, v->rule[0] ? " RULES " : "", v->rule, v->detail, sl->log_rel ? " (log: " : "",
+            sl->log_rel ? m->cfg.out_dir : "", sl->log_rel ? "/" : "",
+            sl->log_rel ? sl->log_rel : "", sl->log_rel ? ")" : "");
     if (m->cfg.stop_after > 0 && gm->seat_slot[seat] == 0)
         m->stopping = 1;
 }
@@ -850,7 +875,7 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     }
     sl->lat[sl->nlat++] = ms;
     if (m->cfg.stop_after > 0 && gm->seat_slot[seat] == 0 && sl->answered >= m->cfg.stop_after)
-        m->stopping = 1;
+        m->enough = 1; /* stop after this game (whole games: the bot sees GameEnd) */
 
     okr_refusal why;
     memset(&why, 0, sizeof why);
@@ -943,6 +968,7 @@ static int finish_game(ar_match *m, int played, int completed)
     for (int s = 0; s < n; s++) {
         o->entrant[s] = gm->entrant[s];
         o->slot[s] = gm->seat_slot[s];
+        o->log[s] = m->slots[gm->seat_slot[s]].log_rel;
     }
     o->played = played;
     o->completed = completed;
@@ -978,6 +1004,7 @@ static int finish_game(ar_match *m, int played, int completed)
     if (m->cfg.on_game)
         m->cfg.on_game(o, m->cfg.ud);
     m->games_done++;
+    m->totals.games_completed += completed != 0;
     m->totals.actions += gm->actions;
     for (int s = 0; s < n; s++)
         m->totals.decisions += o->decisions[s];
@@ -1142,6 +1169,12 @@ static int play_game(ar_match *m, long long d, int r)
     if (gm->forfeits)
         return finish_game(m, 0, 0);
 
+    /* a marker in every log, so that one file per slot reads game by game */
+    for (int s = 0; s < n; s++) {
+        slot *sl = &m->slots[gm->seat_slot[s]];
+        if (sl->log)
+            fprintf(sl->log, "[arena: game %s, seat %d]\n", gm->id, s);
+    }
     ar_loop_poll(m->loop);
     ensure_ready(m);
     if (ar_loop_interrupted(m->loop))
@@ -1460,8 +1493,9 @@ int ar_match_run(ar_match *m)
     if ((rc = make_bots(m)) < 0)
         return rc;
 
-    for (long long d = c->first_deal; d < c->first_deal + c->deals && rc == 0 && !m->stopping; d++)
-        for (int r = 0; r < c->players && rc == 0 && !m->stopping; r++) {
+    for (long long d = c->first_deal;
+         d < c->first_deal + c->deals && rc == 0 && !m->stopping && !m->enough; d++)
+        for (int r = 0; r < c->players && rc == 0 && !m->stopping && !m->enough; r++) {
             rc = play_game(m, d, r);
             if (rc == 0)
                 check_dq(m);

@@ -93,7 +93,8 @@ typedef struct ar_match_config {
     size_t log_cap;       /* stderr bytes kept per slot in DIR/logs */
     uint32_t bye_ms;      /* grace after Bye before SIGKILL */
     uint32_t eof_ms;      /* wait for an exit status after EOF */
-    long long stop_after; /* > 0: stop once slot 0 answered this many Decisions or erred */
+    long long stop_after; /* > 0: stop once slot 0 erred, or at the end of the game in which
+                             it answered this many Decisions */
     uint64_t stdout_cap;  /* OLE beyond this many stdout bytes per decision (0: none) */
     ar_sandbox_cfg sandbox;
     /* ---- tournaments (all zero for a plain match) ---- */
@@ -109,7 +110,20 @@ typedef struct ar_match_config {
     const char *log_prefix; /* prepended to the DIR/logs file names (NULL: none) */
     const ar_hidden *hide;  /* [nhide]: more paths no bot may see */
     int nhide;
+    /* --trace: every frame of the chosen bots as text to `trace` (not owned; NULL: none);
+     * trace_sel is "all", a slot number, or an entrant's name */
+    FILE *trace;
+    const char *trace_sel;
+    FILE *log_stream; /* without out_dir: every bot's stderr goes here (check-bot --stderr),
+                         up to log_cap bytes; not owned */
 } ar_match_config;
+
+/* The program entrant e runs as inside the jail: a bare command name is looked up in the
+ * jail's PATH (where the system's folders are), not in the arena's (maybe a pyenv shim). */
+const char *ar_match_jail_program(const ar_entrant *e, char *buf, size_t cap);
+
+/* Does the --trace selection sel pick slot k running entrant `name`? */
+int ar_match_traced(const char *sel, int k, const char *name);
 
 typedef struct ar_match ar_match;
 

@@ -118,6 +118,8 @@ static json_t *verdict_json(const ar_seat_verdict *v, const ar_game_outcome *o)
     json_object_set_new(j, "detail", json_string(v->v.detail));
     json_object_set_new(j, "hand", json_integer(v->hand));
     json_object_set_new(j, "action", json_integer(v->action));
+    if (o && v->seat >= 0 && v->seat < o->players && o->log[v->seat])
+        json_object_set_new(j, "log", json_string(o->log[v->seat]));
     return j;
 }
 
@@ -382,6 +384,13 @@ typedef struct bot_acc {
     double *deal_sum; /* [deals]: summed score difference vs the field */
     int *deal_n;
 } bot_acc;
+
+/* A bot that erred in every game without making one decision (it never started, or died
+ * before its first move): its zero score difference would read like an even match. */
+static int never_played(const bot_acc *a)
+{
+    return a->games > 0 && a->decisions == 0 && a->error_games == a->games;
+}
 
 struct ar_results {
     ar_results_info info;
@@ -700,6 +709,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
         json_object_set_new(j, "game_cpu_ms", json_ms(a->game_cpu_ms));
         json_object_set_new(j, "wall_ms", json_ms(a->wall_ms));
         json_object_set_new(j, "decisions", json_integer(a->decisions));
+        json_object_set_new(j, "never_played", json_boolean(never_played(a)));
         json_object_set_new(j, "mean_decision_ms",
                             json_ms(a->decisions ? a->wall_ms / (double)a->decisions : NAN));
         json_object_set_new(j, "max_decision_ms", json_ms(a->decisions ? a->max_ms : NAN));
@@ -773,9 +783,14 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
         int k = deal_diffs(r, b, x);
         double mean, half;
         ar_mean_ci(x, k, &mean, &half);
-        char diff[128], m[32], lo[32], hi[32];
+        char diff[128], m[32], lo[32], hi[32], mf[32];
         fmt_signed(m, sizeof m, mean);
-        if (isfinite(half)) {
+        snprintf(mf, sizeof mf, "%.1f",
+                 a->appearances ? a->total_final / (double)a->appearances : 0.0);
+        if (never_played(a)) {
+            snprintf(diff, sizeof diff, "never played");
+            snprintf(mf, sizeof mf, "-");
+        } else if (isfinite(half)) {
             fmt_signed(lo, sizeof lo, mean - half);
             fmt_signed(hi, sizeof hi, mean + half);
             snprintf(diff, sizeof diff, "%s [%s, %s]", m, lo, hi);
@@ -791,10 +806,8 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
             e += snprintf(e, sizeof errs - (size_t)(e - errs), "%sDQ", e > errs ? " " : "");
         if (!errs[0])
             snprintf(errs, sizeof errs, "-");
-        fprintf(out, "%-*.*s %6lld %5lld  %-*s %10.1f  %-24s %-15s %9.0f %8.3f\n", w, w,
-                r->names[b], a->games, a->wins, 4 * n, places,
-                a->appearances ? a->total_final / (double)a->appearances : 0.0, diff, errs,
-                s ? s->cpu_ms : a->game_cpu_ms,
+        fprintf(out, "%-*.*s %6lld %5lld  %-*s %10s  %-24s %-15s %9.0f %8.3f\n", w, w, r->names[b],
+                a->games, a->wins, 4 * n, places, mf, diff, errs, s ? s->cpu_ms : a->game_cpu_ms,
                 a->decisions ? a->wall_ms / (double)a->decisions : 0.0);
     }
     free(x);

@@ -50,12 +50,14 @@ typedef struct ar_game_outcome {
     int rotation;
     uint64_t deal_seed;
     int players;
-    int entrant[OKR_MAX_PLAYERS]; /* bot index per seat */
-    int slot[OKR_MAX_PLAYERS];    /* process slot per seat */
-    int played;                   /* 0: forfeited before the deal (disqualification, startup) */
-    int completed;                /* the game reached its end under the rules */
-    int nhands;                   /* hands finished */
-    int hand;                     /* hand number when it stopped (dealt but maybe not begun) */
+    int entrant[OKR_MAX_PLAYERS];     /* bot index per seat */
+    int slot[OKR_MAX_PLAYERS];        /* process slot per seat */
+    const char *log[OKR_MAX_PLAYERS]; /* the seat's stderr log relative to the output folder
+                                         ("logs/slot0-x.log"), NULL if none (built-in, no --out) */
+    int played;                       /* 0: forfeited before the deal (disqualification, startup) */
+    int completed;                    /* the game reached its end under the rules */
+    int nhands;                       /* hands finished */
+    int hand;                         /* hand number when it stopped (dealt but maybe not begun) */
     const int32_t (*hand_scores)[OKR_MAX_PLAYERS]; /* [nhands][players]: each hand's score */
     int32_t final_total[OKR_MAX_PLAYERS];
     uint8_t placement[OKR_MAX_PLAYERS];
@@ -150,8 +152,9 @@ typedef struct ar_bot_summary {
 
 typedef struct ar_match_totals {
     double seconds;
-    long long decisions; /* Decisions answered by bot processes */
-    long long actions;   /* actions applied, all seats */
+    long long decisions;       /* Decisions answered by bot processes */
+    long long actions;         /* actions applied, all seats */
+    long long games_completed; /* games played to their end under the rules (GameEnd) */
     uint64_t bytes_to_bots, bytes_from_bots;
     int interrupted;                    /* signal number, or 0 */
     long arena_max_rss_kb;              /* the arena's own peak resident set (getrusage) */

@@ -178,50 +178,6 @@ static void src_free(struct ar_tour_src *s)
 
 /* ---- Small helpers ----------------------------------------------------------------------- */
 
-/* Levenshtein distance, case-insensitive, of two short strings (longer ones: a big number). */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 1000;
-    int row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diag + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* Closest of names[0..n) to word if it is a plausible typo (at most 2 edits, and fewer than
- * the word's length), else NULL. */
-static const char *near_miss(const char *word, const char *const *names, int n)
-{
-    const char *best = NULL;
-    int bd = 3;
-    int len = (int)strlen(word);
-    for (int i = 0; i < n && names[i]; i++) {
-        int d = distance(word, names[i]);
-        if (d < bd && d < len) {
-            bd = d;
-            best = names[i];
-        }
-    }
-    return best;
-}
-
 static int count_names(const char *const *names)
 {
     int n = 0;
@@ -286,7 +242,7 @@ static const char *near_key(int sec, const char *name)
         if (keys[i].sec == sec)
             names[n++] = keys[i].name;
     names[n] = NULL;
-    return near_miss(name, names, n);
+    return ar_near_miss(name, names, n);
 }
 
 static int find_entrant_src(const struct ar_tour_src *s, const char *name)
@@ -352,7 +308,7 @@ static void section_header(parser *p, char *s)
             sec = i;
     if (sec < 0) {
         char dym[96];
-        did_you_mean(dym, sizeof dym, near_miss(name, sec_names, NSECS));
+        did_you_mean(dym, sizeof dym, ar_near_miss(name, sec_names, NSECS));
         perr(p,
              "unknown section [%s%s%s]%s; known: [tournament] [clocks] [errors] [sandbox] "
              "[sprt] [entrant NAME]",
@@ -591,7 +547,7 @@ static int get_choice(resolver *r, const src_val *v, const char *key, const char
         size_t n = strlen(list);
         snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
     }
-    did_you_mean(dym, sizeof dym, near_miss(v->value, names, count_names(names)));
+    did_you_mean(dym, sizeof dym, ar_near_miss(v->value, names, count_names(names)));
     rerr(r, v, 0, "%s: expected one of %s, got '%s'%s", key, list, v->value, dym);
     return -1;
 }
@@ -676,7 +632,7 @@ static void resolve_rules(resolver *r, ar_tour *t)
                 known |= strcmp(opts[j], opt) == 0;
             char dym[96] = "";
             if (!known)
-                did_you_mean(dym, sizeof dym, near_miss(opt, opts, nopts));
+                did_you_mean(dym, sizeof dym, ar_near_miss(opt, opts, nopts));
             rerr(r, v, 0, "%s%s", msg, dym);
             return;
         }
@@ -967,7 +923,7 @@ static void resolve(resolver *r, ar_tour *t)
         }
         if (ar_tour_find(t, v->value) < 0) {
             char dym[96];
-            did_you_mean(dym, sizeof dym, near_miss(v->value, names, t->nentrants));
+            did_you_mean(dym, sizeof dym, ar_near_miss(v->value, names, t->nentrants));
             rerr(r, v, 0, "%s: no entrant is called \"%s\"%s", key, v->value, dym);
         }
     }
@@ -1170,7 +1126,7 @@ static int store_override(struct ar_tour_src *src, const char *assignment, char 
         if (strcmp(secname, sec_names[i]) == 0)
             sec = i;
     if (sec < 0) {
-        did_you_mean(dym, sizeof dym, near_miss(secname, sec_names, NSECS));
+        did_you_mean(dym, sizeof dym, ar_near_miss(secname, sec_names, NSECS));
         snprintf(err, errcap, "%s: unknown section \"%s\"%s", set, secname, dym);
         goto out;
     }
@@ -1190,7 +1146,7 @@ static int store_override(struct ar_tour_src *src, const char *assignment, char 
             for (int i = 0; i < src->nent; i++)
                 names[i] = src->ent[i].name;
             names[src->nent] = NULL;
-            did_you_mean(dym, sizeof dym, near_miss(name, names, src->nent));
+            did_you_mean(dym, sizeof dym, ar_near_miss(name, names, src->nent));
             snprintf(err, errcap, "%s: no entrant is called \"%s\"%s", set, name, dym);
             goto out;
         }
@@ -1318,4 +1274,12 @@ int ar_tour_argv(const ar_tour *t, int i, char ***argv_out, int *argc_out, char 
     *argv_out = argv;
     *argc_out = argc;
     return 0;
+}
+
+const char *ar_tour_key_section(const char *key)
+{
+    for (int i = 0; i < NKEYDEFS; i++)
+        if (strcmp(keys[i].name, key) == 0)
+            return keys[i].sec == SEC_ENTRANT ? "entrant.NAME" : sec_names[keys[i].sec];
+    return NULL;
 }

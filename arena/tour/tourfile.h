@@ -96,6 +96,11 @@ int ar_tour_set(ar_tour *t, const char *assignment, char *err, size_t errcap);
  * (--set tournament.format=gauntlet --set tournament.challenger=x), which one at a time
  * would refuse. All or nothing: on error the tour is unchanged. Give the command line's
  * --set values to this, not to ar_tour_set one by one. */
+/* The section a .tour key belongs to ("clocks" for "decision_ms", "entrant.NAME" for a key
+ * only entrants have), or NULL: for the hint that turns `--decision-ms 50` into
+ * `--set clocks.decision_ms=50`. */
+const char *ar_tour_key_section(const char *key);
+
 int ar_tour_set_many(ar_tour *t, const char *const *assignments, int n, char *err, size_t errcap);
 
 void ar_tour_free(ar_tour *t); /* accepts a zeroed or freed tour */

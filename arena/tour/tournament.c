@@ -150,7 +150,7 @@ static int dir_nonempty(const char *dir)
  * Everything that decides the games and the results, and nothing else (not the output folder,
  * not the number of jobs): its hash names the tournament, for --resume and `arena merge`. */
 
-static json_t *config_json(const ar_tour *t)
+static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
 {
     json_t *c = json_object();
     json_object_set_new(c, "name", json_string(t->name ? t->name : ""));
@@ -184,7 +184,13 @@ static json_t *config_json(const ar_tour *t)
     json_object_set_new(c, "errors", er);
     json_t *sb = json_object();
     json_object_set_new(sb, "minimum", json_string(t->sandbox_min ? t->sandbox_min : ""));
-    json_object_set_new(sb, "memory_mb", json_integer(t->memory_mb));
+    /* the limits as the bots get them: the file's, else the command line's (--memory-mb is
+     * turned into --set sandbox.memory_mb by the command line), so an override changes the
+     * hash */
+    json_object_set_new(sb, "memory_mb",
+                        json_integer(t->memory_mb ? t->memory_mb : o->sandbox.memory_mb));
+    json_object_set_new(sb, "pids", json_integer(o->sandbox.pids));
+    json_object_set_new(sb, "stdout_cap", ju64(o->stdout_cap));
     json_object_set_new(c, "sandbox", sb);
     if (t->format == AR_FORMAT_GAUNTLET && t->sprt) {
         json_t *sp = json_object();
@@ -228,6 +234,7 @@ typedef struct tinfo {
     uint64_t seed;
     double s0, s1, alpha, beta;
     int min_sets;
+    double max_error_share; /* errors.max_error_share: also judged over the whole tournament */
     char **names;
     const char *name, *rules;
 } tinfo;
@@ -277,6 +284,8 @@ static int tinfo_from(const json_t *c, tinfo *ti, char *err, size_t errcap)
         tinfo_free(ti);
         return -EINVAL;
     }
+    const json_t *mes = json_object_get(json_object_get(c, "errors"), "max_error_share");
+    ti->max_error_share = json_is_number(mes) ? json_number_value(mes) : 0.5;
     const json_t *sp = json_object_get(c, "sprt");
     ti->sprt = ti->format == AR_FORMAT_GAUNTLET && json_is_object(sp);
     ti->s0 = json_number_value(json_object_get(sp, "s0"));
@@ -321,8 +330,9 @@ typedef struct tgame {
     int verdicts[AR_SCHED_MAX_SEATS][NVERDICTS]; /* per seat */
     int other_verdicts[AR_SCHED_MAX_SEATS];
     int forfeit[AR_SCHED_MAX_SEATS];
-    int nhands;                         /* finished hands with scores in `hand` */
-    int32_t (*hand)[AR_RANK_MAX_SEATS]; /* [nhands][seat]: hand scores (rho per hand) */
+    int nhands;                              /* finished hands with scores in `hand` */
+    int32_t (*hand)[AR_RANK_MAX_SEATS];      /* [nhands][seat]: hand scores (rho per hand) */
+    long long decisions[AR_SCHED_MAX_SEATS]; /* answered by the seat's bot */
 } tgame;
 
 /* Parse and check a journal payload against the schedule. */
@@ -397,6 +407,9 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
         if (st >= 0 && st < k)
             g->forfeit[st] = 1;
     }
+    const json_t *dec = json_object_get(j, "decisions");
+    for (int i = 0; i < k; i++)
+        g->decisions[i] = json_integer_value(json_array_get(dec, (size_t)i));
     rc = 0;
 out:
     json_decref(j);
@@ -492,13 +505,24 @@ typedef struct outputs {
     int print;
 } outputs;
 
-/* "v [lo, hi]" with `dec` decimals and a sign, or just "v" without an interval. */
+/* v for printing with `dec` decimals: never "-0.0" (a rounded tiny negative reads as a
+ * difference that is not there) */
+static double unneg(double v, int dec)
+{
+    return fabs(v) < 0.5 * pow(10, -dec) ? 0.0 : v;
+}
+
+/* "v [lo, hi]" with `dec` decimals and a sign, or just "v" without an interval ("-" for no
+ * value: never nan). */
 static void fmt_interval(char *buf, size_t cap, int dec, double v, double lo, double hi)
 {
-    if (isfinite(lo) && isfinite(hi))
-        snprintf(buf, cap, "%+.*f [%+.*f, %+.*f]", dec, v, dec, lo, dec, hi);
+    if (!isfinite(v))
+        snprintf(buf, cap, "-");
+    else if (isfinite(lo) && isfinite(hi))
+        snprintf(buf, cap, "%+.*f [%+.*f, %+.*f]", dec, unneg(v, dec), dec, unneg(lo, dec), dec,
+                 unneg(hi, dec));
     else
-        snprintf(buf, cap, "%+.*f", dec, v);
+        snprintf(buf, cap, "%+.*f", dec, unneg(v, dec));
 }
 
 /* A CSV field: the number with `dec` decimals, empty when there is none (NaN). */
@@ -508,6 +532,49 @@ static void csv_num(char buf[32], double v, int dec)
         snprintf(buf, 32, "%.*f", dec, v);
     else
         buf[0] = '\0';
+}
+
+enum { VERDICT_LIST_MAX = 1000 };
+
+/* Every verdict of the counted games (the first VERDICT_LIST_MAX), each with the evidence:
+ * its game, the entrant, the detail, and where to read more (the bot's log, the game's
+ * record). */
+static void add_verdict_list(json_t *doc, const ar_journal_entry *e, long long ngames,
+                             const tinfo *ti)
+{
+    json_t *list = json_array();
+    long long omitted = 0;
+    for (long long i = 0; i < ngames; i++) {
+        json_t *j = json_loads(e[i].payload, 0, NULL);
+        const json_t *vs = json_object_get(j, "verdicts"), *v;
+        size_t vi;
+        json_array_foreach(vs, vi, v)
+        {
+            if (json_array_size(list) >= VERDICT_LIST_MAX) {
+                omitted++;
+                continue;
+            }
+            json_t *o = json_object();
+            json_object_set_new(o, "game", json_integer(e[i].index));
+            json_object_set(o, "game_id", json_object_get(j, "game_id"));
+            json_int_t en = json_integer_value(json_object_get(v, "entrant"));
+            json_object_set_new(o, "entrant", json_integer(en));
+            if (en >= 0 && en < ti->n)
+                json_object_set_new(o, "name", json_string(ti->names[en]));
+            static const char *const keys[] = {"seat",   "verdict", "clock", "rule",
+                                               "detail", "log",     NULL};
+            for (int q = 0; keys[q]; q++)
+                if (json_object_get(v, keys[q]))
+                    json_object_set(o, keys[q], json_object_get(v, keys[q]));
+            if (json_object_get(j, "record"))
+                json_object_set(o, "record", json_object_get(j, "record"));
+            json_array_append_new(list, o);
+        }
+        json_decref(j);
+    }
+    json_object_set_new(doc, "verdicts", list);
+    if (omitted)
+        json_object_set_new(doc, "verdicts_omitted", json_integer(omitted));
 }
 
 static int write_results(const outputs *out, const ar_journal_entry *e, long long ne)
@@ -587,14 +654,28 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     /* verdict counts per entrant */
     long long(*vc)[NVERDICTS + 1] = ar_xcalloc((size_t)n, sizeof *vc);
     long long *ff = ar_xcalloc((size_t)n, sizeof *ff);
+    long long *eg = ar_xcalloc((size_t)n, sizeof *eg), *ng = ar_xcalloc((size_t)n, sizeof *ng);
+    long long *nd = ar_xcalloc((size_t)n, sizeof *nd); /* decisions answered */
     for (long long i = 0; i < ngames; i++)
         for (int q = 0; q < k; q++) {
-            int en = g[i].entrant[q];
-            for (int v = 0; v < NVERDICTS; v++)
+            int en = g[i].entrant[q], any = 0;
+            for (int v = 0; v < NVERDICTS; v++) {
                 vc[en][v] += g[i].verdicts[q][v];
+                any |= g[i].verdicts[q][v] > 0;
+            }
             vc[en][NVERDICTS] += g[i].other_verdicts[q];
             ff[en] += g[i].forfeit[q];
+            eg[en] += any;
+            ng[en]++;
+            nd[en] += g[i].decisions[q];
         }
+    /* The error budget over the whole tournament: a set of 3 games never reaches the in-set
+     * disqualification (judged from a set's 4th game), so a bot that fails every game would
+     * otherwise only show a poor score. */
+    int *dq = ar_xcalloc((size_t)n, sizeof *dq);
+    for (int i = 0; i < n; i++)
+        dq[i] = vc[i][NVERDICTS - 1] > 0 || (ng[i] >= AR_TOUR_DQ_MIN_GAMES &&
+                                             (double)eg[i] > ti->max_error_share * (double)ng[i]);
 
     /* results.json */
     json_t *doc = json_object();
@@ -658,9 +739,15 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             json_object_set_new(v, "other", json_integer(vc[i][NVERDICTS]));
         json_object_set_new(j, "verdicts", v);
         json_object_set_new(j, "forfeits", json_integer(ff[i]));
+        json_object_set_new(j, "error_games", json_integer(eg[i]));
+        json_object_set_new(j, "disqualified", json_boolean(dq[i]));
+        /* erred in every game without one decision: its rating is not a result of play */
+        json_object_set_new(j, "never_played",
+                            json_boolean(ng[i] > 0 && nd[i] == 0 && eg[i] == ng[i]));
         json_array_append_new(st, j);
     }
     json_object_set_new(doc, "standings", st);
+    add_verdict_list(doc, e, ngames, ti);
     json_t *ct = json_object(), *names = json_array(), *mg = json_array(), *md = json_array(),
            *mlo = json_array(), *mhi = json_array(), *ma = json_array();
     for (int r = 0; r < n; r++) {
@@ -793,6 +880,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             const ar_rank_entry *en = &rr.entry[i];
             char sc[96], el[96], rk[32], pn[16], vd[128] = "";
             fmt_interval(sc, sizeof sc, 1, en->score, en->score_lo, en->score_hi);
+            if (ng[i] > 0 && nd[i] == 0 && eg[i] == ng[i])
+                snprintf(sc, sizeof sc, "never played");
             fmt_interval(el, sizeof el, 0, en->elo, en->elo_lo, en->elo_hi);
             if (en->rank_lo > 0)
                 snprintf(rk, sizeof rk, "%d-%d", en->rank_lo, en->rank_hi);
@@ -807,34 +896,62 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                 if (vc[i][q])
                     vw += (size_t)snprintf(vd + vw, sizeof vd - vw, "%s%s %lld", vw ? " " : "",
                                            VERDICTS[q], vc[i][q]);
+            if (dq[i])
+                vw += (size_t)snprintf(vd + vw, sizeof vd - vw, "%sDQ (errors in %lld of %lld)",
+                                       vw ? ", " : "", eg[i], ng[i]);
             if (!vw)
                 snprintf(vd, sizeof vd, "-");
             printf("%4d  %-*.*s  %-28s  %-24s  %-7s  %7s  %6lld  %s\n", en->rank, nw, nw,
                    ti->names[i], sc, el, rk, pn, en->games, vd);
         }
         if (n <= 8 && n > 1) {
-            printf("head to head (row minus column, points per game, same table):\n%*s", nw + 2,
-                   "");
+            /* cells "d [lo, hi]": whole points once they run to hundreds, as wide as the
+             * widest */
+            char(*cells)[64] = ar_xcalloc((size_t)n * (size_t)n, sizeof *cells);
+            int cw = 10, dec = 1;
+            for (int q = 0; q < n * n; q++) {
+                const ar_rank_pair *p = &rr.pair[q];
+                if (p->games && isfinite(p->diff_lo) && isfinite(p->diff_hi) &&
+                    (fabs(p->diff_lo) >= 100 || fabs(p->diff_hi) >= 100))
+                    dec = 0;
+            }
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    const ar_rank_pair *p = &rr.pair[rr.order[r] * n + rr.order[c]];
+                    char *cell = cells[r * n + c];
+                    if (r == c || !p->games || !isfinite(p->diff))
+                        snprintf(cell, 64, "-");
+                    else
+                        fmt_interval(cell, 64, dec, p->diff, p->diff_lo, p->diff_hi);
+                    if ((int)strlen(cell) > cw)
+                        cw = (int)strlen(cell);
+                }
+            printf("head to head (row minus column, points per game at the same table, "
+                   "[95%% interval]):\n%*s",
+                   nw + 2, "");
             for (int c = 0; c < n; c++)
-                printf(" %10.10s", ti->names[rr.order[c]]);
+                printf("  %*.*s", cw, cw, ti->names[rr.order[c]]);
             printf("\n");
             for (int r = 0; r < n; r++) {
                 printf("%-*.*s  ", nw, nw, ti->names[rr.order[r]]);
-                for (int c = 0; c < n; c++) {
-                    const ar_rank_pair *p = &rr.pair[rr.order[r] * n + rr.order[c]];
-                    if (r == c || !p->games || !isfinite(p->diff))
-                        printf(" %10s", "-");
-                    else
-                        printf(" %+10.1f", p->diff);
-                }
+                for (int c = 0; c < n; c++)
+                    printf("  %*s", cw, cells[r * n + c]);
                 printf("\n");
             }
+            free(cells);
         }
-        printf("duplicate efficiency rho %.2f per game, %.2f per hand", rr.rho, rr.rho_hand);
-        if (isfinite(rr.effective_games))
-            printf(": these %lld games are worth %.0f independent ones", ngames,
-                   rr.effective_games);
-        printf("%s", rr.connected ? "" : "; WARNING: the entrants do not all meet (not connected)");
+        /* rho means something only with score spread over several sets; never print nan */
+        if (isfinite(rr.rho) && counted > 1) {
+            printf("duplicate efficiency rho %.2f per game, %.2f per hand (the share of score "
+                   "variance the shared deals remove)",
+                   rr.rho, rr.rho_hand);
+            if (isfinite(rr.effective_games))
+                printf(": these %lld games are worth %.0f independent ones", ngames,
+                       rr.effective_games);
+        } else
+            printf("duplicate efficiency rho: - (needs score differences in more than one set)");
+        if (!rr.connected)
+            printf("; WARNING: the entrants do not all meet (not connected)");
         if (ti->sprt)
             printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
                    ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
@@ -844,10 +961,31 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                                   : "no decision");
         printf("\nresults: %s/results.json, standings: %s/standings.csv, games: %s/games.jsonl\n",
                out->dir, out->dir, out->dir);
+        long long nv = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < NVERDICTS; q++)
+                nv += vc[i][q];
+        char *logs = path_in(out->dir, "logs");
+        struct stat lst;
+        if (stat(logs, &lst) == 0 && S_ISDIR(lst.st_mode))
+            printf("logs: %s/ (each bot's stderr, a file per set and slot, a line \"[arena: game "
+                   "ID, seat S]\" before each game)%s\n",
+                   logs, nv ? "; every verdict in results.json names its log" : "");
+        free(logs);
+        for (int i = 0; i < n; i++)
+            if (dq[i])
+                printf("DQ %s: errors in %lld of its %lld games (more than errors.max_error_share "
+                       "= %.2f of them, or disqualified within a set): its place says little; "
+                       "read its verdicts\n",
+                       ti->names[i], eg[i], ng[i], ti->max_error_share);
         fflush(stdout);
     }
     free(vc);
     free(ff);
+    free(eg);
+    free(ng);
+    free(nd);
+    free(dq);
     ar_rank_free(&rr);
 done:
     for (long long i = 0; i < ne; i++)
@@ -1126,6 +1264,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         json_object_set_new(vj, "detail", json_string(detail));
         json_object_set_new(vj, "hand", json_integer(v->hand));
         json_object_set_new(vj, "action", json_integer(v->action));
+        if (o->log[v->seat])
+            json_object_set_new(vj, "log", json_string(o->log[v->seat]));
         json_array_append_new(vs, vj);
     }
     json_object_set_new(j, "verdicts", vs);
@@ -1208,7 +1348,7 @@ static void worker_main(void *arg)
         .on_error = t->on_error,
         .substitute = t->substitute,
         .max_error_share = t->max_error_share,
-        .dq_min_games = 4,
+        .dq_min_games = AR_TOUR_DQ_MIN_GAMES,
         .out_dir = out_dir,
         .quiet = 1,
         .max_pending = (size_t)16 << 20,
@@ -1228,9 +1368,28 @@ static void worker_main(void *arg)
         .hide = te->hide,
         .nhide = 1,
     };
+    FILE *trace = NULL;
+    int traced = 0;
+    for (int j = 0; j < k && o->trace; j++)
+        traced |= ar_match_traced(o->trace, -1, bots[j].name);
+    if (traced) {
+        char *dir = path_in(out_dir, "traces"), name[64];
+        snprintf(name, sizeof name, "s%lld.trace", plan->set);
+        char *path = path_in(dir, name);
+        if (ar_mkdir_p(dir) == 0)
+            trace = fopen(path, "w");
+        if (!trace)
+            fprintf(stderr, "arena: --trace: cannot write '%s': %s\n", path, strerror(errno));
+        free(dir);
+        free(path);
+        cfg.trace = trace;
+        cfg.trace_sel = o->trace;
+    }
     ar_match *m = ar_match_new(&cfg);
     int rc = ar_match_run(m);
     ar_match_free(m);
+    if (trace)
+        fclose(trace);
     _exit(rc == 0 && !w.failed ? 0 : rc == -EINTR ? 3 : 1);
 }
 
@@ -1276,6 +1435,7 @@ typedef struct run {
     long long games_done, games_total, games_at_start;
     double rel_sum[AR_SCHED_MAX_ENTRANTS];
     long long rel_n[AR_SCHED_MAX_ENTRANTS];
+    long long vlines[AR_SCHED_MAX_ENTRANTS]; /* verdict lines printed per entrant */
     double t0, last_plain, last_bar;
     int fatal;
 } run;
@@ -1363,6 +1523,54 @@ static void progress(run *R, int final)
     }
 }
 
+enum { VERDICT_LINES_MAX = 5 }; /* per entrant; results.json lists them all */
+
+static const char *str_of(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "?";
+}
+
+/* A line on stderr for each verdict of a journaled game: who, which game, what, and where the
+ * evidence is. At most VERDICT_LINES_MAX per entrant, then one line saying where the rest is. */
+static void say_verdicts(run *R, const char *payload)
+{
+    if (R->o->quiet)
+        return;
+    json_t *j = json_loads(payload, 0, NULL);
+    const json_t *vs = json_object_get(j, "verdicts"), *v;
+    const char *gid = json_string_value(json_object_get(j, "game_id"));
+    size_t vi;
+    json_array_foreach(vs, vi, v)
+    {
+        json_int_t en = json_integer_value(json_object_get(v, "entrant"));
+        if (en < 0 || en >= R->ti.n)
+            continue;
+        const char *name = R->ti.names[en];
+        long long shown = R->vlines[en]++;
+        if (shown > VERDICT_LINES_MAX)
+            continue;
+        if (R->o->progress)
+            fprintf(stderr, "\r\033[K");
+        if (shown == VERDICT_LINES_MAX) {
+            fprintf(stderr,
+                    "arena: %s: more verdicts are not shown here; results.json lists them "
+                    "with their logs\n",
+                    name);
+            continue;
+        }
+        const char *clock = json_string_value(json_object_get(v, "clock"));
+        const char *rule = json_string_value(json_object_get(v, "rule"));
+        const char *log = json_string_value(json_object_get(v, "log"));
+        fprintf(stderr, "arena: %s, game %s seat %lld: %s%s%s%s%s: %s%s%s%s%s\n", name,
+                gid ? gid : "?", (long long)json_integer_value(json_object_get(v, "seat")),
+                str_of(v, "verdict"), clock ? " " : "", clock ? clock : "", rule ? " RULES " : "",
+                rule ? rule : "", str_of(v, "detail"), log ? "; log: " : "",
+                log ? R->o->out_dir : "", log ? "/" : "", log ? log : "");
+    }
+    json_decref(j);
+}
+
 /* A worker's set is complete: journal its games in rotation order. */
 static int journal_set(run *R, worker *w)
 {
@@ -1389,8 +1597,10 @@ static int journal_set(run *R, worker *w)
             fprintf(R->timings, "%s\n", w->timings[i]);
     if (R->timings)
         fflush(R->timings);
-    for (int r = 0; r < k; r++)
+    for (int r = 0; r < k; r++) {
         account_game(R, &tg[r]);
+        say_verdicts(R, w->games[r]);
+    }
     R->x[w->set] = set_diff(&R->ti, tg, k);
     R->done[w->set] = 1;
     R->games_done += k;
@@ -1639,7 +1849,7 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     R.o = o;
     int status = AR_EXIT_FAIL;
     char err[512] = "", hash[17];
-    json_t *config = config_json(t), *man = NULL;
+    json_t *config = config_json(t, o), *man = NULL;
     config_hash(config, hash);
     if (tinfo_from(config, &R.ti, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s: %s\n", t->path, err);

@@ -12,6 +12,9 @@
 /* Sets of a gauntlet the SPRT needs before it may decide: the normal approximation of its
  * log-likelihood ratio means nothing on a handful of sets. */
 enum { AR_TOUR_SPRT_MIN_SETS = 8 };
+/* Error budgets (errors.max_error_share) are judged from this many games on, within a set and
+ * over the whole tournament. */
+enum { AR_TOUR_DQ_MIN_GAMES = 4 };
 
 typedef struct ar_tour_run_opts {
     const char *out_dir;    /* the output folder */
@@ -24,6 +27,8 @@ typedef struct ar_tour_run_opts {
     int plan;               /* only print the schedule (nothing runs, commands not resolved) */
     ar_sandbox_cfg sandbox; /* how the bots are confined (sandbox.h's ar_sandbox_choose) */
     uint64_t stdout_cap;    /* OLE beyond this many stdout bytes per decision */
+    const char *trace;      /* --trace: an entrant's name or "all" (NULL: none); each set's
+                               frames go to out_dir/traces/s<set>.trace */
 } ar_tour_run_opts;
 
 /* Play the tournament (or one shard of it) into o->out_dir, then, unsharded, write its results

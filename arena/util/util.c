@@ -1,6 +1,7 @@
 /* util.c - allocation that never returns NULL, EINTR-safe writes, the clock, mkdir -p. */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,4 +107,48 @@ void ar_sanitize(const char *s, size_t n, char *out, size_t cap)
         out[k++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
     }
     out[k] = '\0';
+}
+
+/* Levenshtein distance, case-insensitive, of two short strings (longer ones: a big number). */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Closest of names[0..n) to word if it is a plausible typo (at most 2 edits, and fewer than
+ * the word's length), else NULL. */
+const char *ar_near_miss(const char *word, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bd = 3;
+    int len = (int)strlen(word);
+    for (int i = 0; i < n && names[i]; i++) {
+        int d = distance(word, names[i]);
+        if (d < bd && d < len) {
+            bd = d;
+            best = names[i];
+        }
+    }
+    return best;
 }

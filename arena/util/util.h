@@ -38,4 +38,8 @@ int ar_mkdir_p(const char *path);
  * with '?'. For names a bot sends us: they go into terminals and JSON. */
 void ar_sanitize(const char *s, size_t n, char *out, size_t cap);
 
+/* The closest of names[0..n) (stopping early at a NULL) to word if it is a plausible typo (at most
+ * 2 edits, case-insensitive, and fewer than the word's length), else NULL. */
+const char *ar_near_miss(const char *word, const char *const *names, int n);
+
 #endif

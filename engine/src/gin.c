@@ -544,8 +544,19 @@ int okr__gin_knock_check(const okr_game *g, const okr_action *a, okr_refusal *wh
                 "not a valid meld (sets of 3-4 of a rank, runs of 3+ in one suit, ace low)");
         for (int j = 0; j < gm->n; j++) {
             uint8_t k = gm->card[j];
-            if (left[k] == 0)
-                return okr__refuse(why, "G5", "melds use a card not in hand");
+            if (left[k] == 0) {
+                /* say which card and why: not held, the discard itself, or used twice */
+                char buf[120], cs[3];
+                const char *what = k >= 52 || hand[k] == 0 ? " is not in hand"
+                                   : k == a->card && hand[k] == 1
+                                       ? " is the knock's discard: it cannot also be melded"
+                                       : " is used twice: each card of the hand goes in one meld";
+                char *q = gin_put_str(buf, "the melds' card ");
+                q = gin_put_str(q, k < 52 ? okr_card_str(k, cs) : "?");
+                q = gin_put_str(q, what);
+                *q = '\0';
+                return okr__refuse(why, "G5", buf);
+            }
             left[k]--;
             melded += gin_rank_value[k % 13];
         }

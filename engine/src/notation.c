@@ -403,6 +403,95 @@ static int joker_decl(const okr_game *g, uint8_t m)
 
 /* ---- Action parts --------------------------------------------------------------------- */
 
+/* A card a stand-in (a wild 2 or the Joker) in the new meld sp could stand for, to show in
+ * the hint of a refusal: the natural cards (those at index != skip that are not undeclared
+ * 2s or Jokers) of one rank give that rank in a suit none of them has; of one suit, the first
+ * missing ladder position between them, else the next one above (below at the top). A card
+ * of the player's own line, not a fixed "5H". OKR_NOCARD when the naturals say nothing. */
+static int stand_in_example(const okr_spec *sp)
+{
+    int n = 0, rank0 = 0, suit0 = 0, suits = 0;
+    bool one_rank = true, one_suit = true;
+    bool pos[14] = {false};
+    for (int i = 0; i < sp->n; i++) {
+        int c = sp->card[i], as = sp->as[i];
+        if (c == OKR_JOKER && as == OKR_JOKER)
+            continue;
+        if (c != OKR_JOKER && OKR_RANK(c) == 2 && as == c)
+            continue; /* an undeclared 2 */
+        if (as >= 52)
+            continue;
+        int r = OKR_RANK(as), su = OKR_SUIT(as);
+        if (n == 0) {
+            rank0 = r;
+            suit0 = su;
+        }
+        one_rank = one_rank && r == rank0;
+        one_suit = one_suit && su == suit0;
+        suits |= 1 << su;
+        pos[r == 1 ? 0 : r - 1] = true;
+        n++;
+    }
+    if (n == 0)
+        return OKR_NOCARD;
+    if (one_rank) {
+        for (int su = 0; su < 4; su++)
+            if (!(suits & (1 << su)))
+                return su * 13 + rank0 - 1;
+        return rank0 - 1;
+    }
+    if (!one_suit)
+        return OKR_NOCARD;
+    if (pos[0] && pos[12]) { /* an ace with a king: the high ace */
+        pos[0] = false;
+        pos[13] = true;
+    }
+    int lo = 0, hi = 13;
+    while (!pos[lo])
+        lo++;
+    while (!pos[hi])
+        hi--;
+    int at = -1;
+    for (int p = lo + 1; p < hi && at < 0; p++)
+        if (!pos[p])
+            at = p;
+    if (at < 0)
+        at = hi < 13 ? hi + 1 : lo - 1;
+    int rank = at == 0 || at == 13 ? 1 : at + 1;
+    return suit0 * 13 + rank - 1;
+}
+
+/* A card that would fit meld m on the table (as stand_in_example does for a new meld). */
+static int meld_example(const okr_game *g, uint8_t m)
+{
+    const okr_meld *md = meld_at(g, m);
+    if (!md)
+        return OKR_NOCARD;
+    okr_spec sp;
+    memset(&sp, 0, sizeof sp);
+    for (int i = 0; i < md->n && i < OKR_MELD_CARDS && i < OKR_SPEC_CARDS; i++) {
+        sp.card[sp.n] = md->card[i];
+        sp.as[sp.n] = md->as[i] < 52 ? md->as[i] : md->card[i];
+        sp.n++;
+    }
+    return stand_in_example(&sp);
+}
+
+/* The hint for a stand-in card written without what it stands for: "TOK=CARD" with the
+ * player's own token and a card that would fit, into sb. */
+static void sb_declare_hint(sbuf *sb, const char *t, size_t n, int example)
+{
+    for (size_t i = 0; i < n && i < TOKEN_SHOW; i++) {
+        unsigned char c = (unsigned char)t[i];
+        sb_char(sb, c >= 0x20 && c < 0x7f ? (char)c : '?');
+    }
+    sb_char(sb, '=');
+    if (example != OKR_NOCARD)
+        sb_card(sb, example);
+    else
+        sb_str(sb, "CARD");
+}
+
 /* Set or run, from the declared cards (RULES 3.2, 3.3): all ranks equal is a set; otherwise
  * one suit on consecutive ladder positions, an ace first being low and an ace after a king
  * high. */
@@ -426,18 +515,50 @@ static int classify(okr_spec *sp, bool wild_plain, okr_refusal *why)
             run = false;
         prev = pos;
     }
+    if (!run && wild_plain) {
+        /* the player's own wild card, and a card it could stand for in this meld */
+        char reason[sizeof((okr_refusal *)0)->reason], tok[3];
+        sbuf sb;
+        sb_init(&sb, reason, sizeof reason);
+        int wild = OKR_NOCARD;
+        for (int i = 0; i < sp->n && wild == OKR_NOCARD; i++)
+            if (sp->card[i] != OKR_JOKER && OKR_RANK(sp->card[i]) == 2 && sp->as[i] == sp->card[i])
+                wild = sp->card[i];
+        okr_card_str(wild, tok);
+        sb_str(&sb, "not a set or a run (say what the wild ");
+        sb_str(&sb, tok);
+        sb_str(&sb, " stands for, e.g. ");
+        sb_declare_hint(&sb, tok, strlen(tok), stand_in_example(sp));
+        sb_char(&sb, ')');
+        return fail(why, reason);
+    }
     if (!run)
-        return fail(why, wild_plain ? "not a set or a run (declare wild cards: 2C=5H)"
-                                    : "not a set or a run");
+        return fail(why, "not a set or a run");
     sp->type = OKR_RUN;
     sp->lo = (uint8_t)first_pos(OKR_RANK(sp->as[0]));
     return OKR_OK;
+}
+
+/* A Joker written without what it stands for: the player's token, and `example` (a card it
+ * could stand for here, or OKR_NOCARD) as the hint. */
+static int fail_joker(okr_refusal *why, token t, int example)
+{
+    char reason[sizeof((okr_refusal *)0)->reason];
+    sbuf sb;
+    sb_init(&sb, reason, sizeof reason);
+    sb_str(&sb, "say what the Joker stands for: ");
+    sb_token(&sb, t.s, t.n);
+    sb_str(&sb, " (e.g. ");
+    sb_declare_hint(&sb, t.s, t.n, example);
+    sb_char(&sb, ')');
+    return fail(why, reason);
 }
 
 /* The cards of a new meld, to the end of the line. */
 static int parse_spec(scan *sc, okr_spec *sp, okr_refusal *why)
 {
     bool wild_plain = false;
+    token joker = {0}; /* the first Joker written without what it stands for */
     for (;;) {
         token t = next_token(sc);
         if (t.n == 0)
@@ -447,8 +568,8 @@ static int parse_spec(scan *sc, okr_spec *sp, okr_refusal *why)
         int rc = tok_card(t, true, &card, &as, &declared, why);
         if (rc != OKR_OK)
             return rc;
-        if (card == OKR_JOKER && !declared)
-            return fail_tok(why, "say what the Joker stands for: ", t.s, t.n, " (JK=5H)");
+        if (card == OKR_JOKER && !declared && joker.n == 0)
+            joker = t;
         if (OKR_RANK(card) == 2 && !declared)
             wild_plain = true;
         if (sp->n >= OKR_SPEC_CARDS)
@@ -459,6 +580,8 @@ static int parse_spec(scan *sc, okr_spec *sp, okr_refusal *why)
     }
     if (sp->n == 0)
         return fail(why, "expected the cards of the meld");
+    if (joker.n)
+        return fail_joker(why, joker, stand_in_example(sp));
     return classify(sp, wild_plain, why);
 }
 
@@ -492,9 +615,10 @@ static int parse_add(const okr_game *g, scan *sc, okr_action *a, bool card_optio
             char reason[sizeof((okr_refusal *)0)->reason];
             sbuf sb;
             sb_init(&sb, reason, sizeof reason);
+            char tok[3];
+            okr_card_str(card, tok);
             sb_str(&sb, "the top card is wild: write what it stands for, e.g. ");
-            sb_card(&sb, card);
-            sb_str(&sb, "=5H");
+            sb_declare_hint(&sb, tok, strlen(tok), meld_example(g, a->meld));
             return fail(why, reason);
         }
         as = card;
@@ -504,8 +628,8 @@ static int parse_add(const okr_game *g, scan *sc, okr_action *a, bool card_optio
         rc = tok_card(t, true, &card, &as, &declared, why);
         if (rc != OKR_OK)
             return rc;
-        if (card == OKR_JOKER && !declared)
-            return fail_tok(why, "say what the Joker stands for: ", t.s, t.n, " (JK=5H)");
+        if (card == OKR_JOKER && !declared) /* the hint: a card that fits meld m */
+            return fail_joker(why, t, meld_example(g, a->meld));
     }
     a->card = (uint8_t)card;
     a->as = (uint8_t)as;

@@ -281,7 +281,9 @@ static int check_spec(const okr_game *g, int seat, const okr_action *a, int top,
     if (rc)
         return rc;
     if (!okr__spec_minimal(&g->rules, s, top))
-        return okr__refuse(why, "3.9", "lay a new meld with three cards, then add to it");
+        return okr__refuse(why, OKR_RULE_THREE_CARDS,
+                           "new melds are laid three cards at a time (docs/rules.md decision "
+                           "(a)): lay three, then add the rest one by one");
     rc = spec_in_hand(g, seat, s, top, why);
     if (rc)
         return rc;

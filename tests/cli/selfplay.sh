@@ -165,8 +165,13 @@ check "--trace to an unwritable path: says so" grep -q "arena: --trace: cannot w
 # help
 "$ARENA" help >"$TMP/help.txt"
 check "arena help exits 0" test $? -eq 0
-check "help lists selfplay" grep -q "arena selfplay" "$TMP/help.txt"
-check "help lists script" grep -q "arena script" "$TMP/help.txt"
+for c in selfplay script match replay check-bot tournament merge sandbox; do
+    check "help lists $c in one line" grep -Eq "^  $c +[a-z]" "$TMP/help.txt"
+done
+check "help is a short overview ($(wc -l <"$TMP/help.txt") lines), saying where to read more" \
+    bash -c "[ \$(wc -l <'$TMP/help.txt') -le 20 ] && grep -q 'docs/cli.md' '$TMP/help.txt' && grep -q 'arena help COMMAND' '$TMP/help.txt'"
+"$ARENA" 2>"$TMP/alone.txt"
+check "arena alone prints the same overview" cmp -s "$TMP/help.txt" "$TMP/alone.txt"
 "$ARENA" --help >/dev/null
 check "arena --help exits 0" test $? -eq 0
 "$ARENA" selfplay --help | grep -q "usage: arena selfplay"

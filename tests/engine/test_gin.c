@@ -298,7 +298,8 @@ static void test_G1_decks2_duplicate_kinds(void **state)
     /* a third copy of 5S is not in hand */
     okr_action bad = knock(0, "KD", 3, "5C 5S 5S 5S", "5H 6H 7H", "5H 6H 7H", NULL);
     assert_int_equal(okr__gin_knock_check(&game, &bad, &why), OKR_EILLEGAL);
-    assert_string_equal(why.reason, "melds use a card not in hand");
+    assert_string_equal(why.reason,
+                        "the melds' card 5S is used twice: each card of the hand goes in one meld");
 
     uint8_t h[OKR_KINDS];
     memcpy(h, game.hand[0], sizeof h);
@@ -405,15 +406,17 @@ static void test_G5_knock_check_refusals(void **state)
 
     a = knock(0, "KH", 2, "9D 9H 9S 9C", "5S 6S 7S", NULL, NULL);
     assert_int_equal(okr__gin_knock_check(&game, &a, &why), OKR_EILLEGAL);
-    assert_string_equal(why.reason, "melds use a card not in hand");
+    assert_string_equal(why.reason, "the melds' card 9C is not in hand");
 
-    a = knock(0, "KH", 2, "AC 2C 3C", "3C 4C 5C", NULL, NULL);
+    a = knock(0, "KH", 2, "AC 2C 3C", "3C 4C 5C", NULL, NULL); /* 3C in both melds */
     assert_int_equal(okr__gin_knock_check(&game, &a, &why), OKR_EILLEGAL);
-    assert_string_equal(why.reason, "melds use a card not in hand");
+    assert_string_equal(why.reason,
+                        "the melds' card 3C is used twice: each card of the hand goes in one meld");
 
     a = knock(0, "4C", 2, "2C 3C 4C", "9D 9H 9S", NULL, NULL); /* discard also melded */
     assert_int_equal(okr__gin_knock_check(&game, &a, &why), OKR_EILLEGAL);
-    assert_string_equal(why.reason, "melds use a card not in hand");
+    assert_string_equal(why.reason,
+                        "the melds' card 4C is the knock's discard: it cannot also be melded");
 
     a = knock(0, "KH", 2, "AC 2C 4C", "9D 9H 9S", NULL, NULL);
     assert_int_equal(okr__gin_knock_check(&game, &a, &why), OKR_EILLEGAL);

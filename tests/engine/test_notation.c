@@ -387,8 +387,13 @@ static void test_action_meld(void **state)
     parse_bad(&g, "meld 6H 5H 4H", "not a set or a run"); /* runs are listed ascending */
     parse_bad(&g, "meld KH AH 2H", "not a set or a run"); /* never round the corner */
     parse_bad(&g, "meld AH KH QH", "not a set or a run");
-    parse_bad(&g, "meld 4H 2C 6H", "declare wild cards");
-    parse_bad(&g, "meld JK 5H 6H", "Joker");
+    /* the hints name the player's own wild card and a card that fits this meld */
+    parse_bad(&g, "meld 4H 2C 6H", "say what the wild 2C stands for, e.g. 2C=5H");
+    parse_bad(&g, "meld 9S 2D JS", "say what the wild 2D stands for, e.g. 2D=TS");
+    parse_bad(&g, "meld 9S TS 2D QS", "e.g. 2D=JS");
+    parse_bad(&g, "meld JK 5H 6H", "say what the Joker stands for: 'JK' (e.g. JK=7H)");
+    parse_bad(&g, "meld 8C 8D jk", "'jk' (e.g. jk=8H)");
+    parse_bad(&g, "meld QD KD JK", "(e.g. JK=AD)");
     parse_bad(&g, "meld 2C=JK 5H 6H", "cannot stand for a Joker");
     parse_bad(&g, "meld 4H 5H XH", "unknown card 'XH'");
     parse_bad(&g, "meld 4H 5H=", "'5H='");

@@ -101,7 +101,7 @@ static void test_3_2_german_sets_unlimited(void **state)
     (void)state;
     okr_rules r = tk_rules("german", NULL);
     start_play(&r, "KC KC KD KD KH KH KS KS 2C 2D 3S 4S 6D", "9C", "TC");
-    tk_refuse(&g, "meld KC KD KH KS", "3.9"); /* new melds are laid with three cards */
+    tk_refuse(&g, "meld KC KD KH KS", OKR_RULE_THREE_CARDS); /* three cards, then add */
     tk_script(&g, "meld KC KD KH; add 0 KC; add 0 KD; add 0 KH; add 0 KS; add 0 KS");
     tk_script(&g, "add 0 2C=KS; add 0 2D=KS");
     assert_int_equal(g.meld[0].n, 10);
@@ -137,7 +137,7 @@ static void test_3_3_laws_parlett_ace_low_or_high_never_round_the_corner(void **
         add.as = (uint8_t)tk_kind("KH");
         add.pos = 255; /* below the low ace: position -1 does not exist */
         tk_refuse_act(&g, &add, "3.3");
-        tk_refuse(&g, "meld 8S 9S TS JS", "3.9");
+        tk_refuse(&g, "meld 8S 9S TS JS", OKR_RULE_THREE_CARDS);
     }
 }
 
@@ -329,7 +329,8 @@ static void test_3_8_no_adding_to_opponents_meld(void **state)
 }
 
 /* RULES 3.9: every meld and addition is final at once; new melds are laid with three cards
- * (a longer new meld is refused under 3.9), except the pile meld whose top card is wild. */
+ * (a longer new meld is refused citing the engine's decision (a), docs/rules.md, not 3.9),
+ * except the pile meld whose top card is wild. */
 static void test_3_9_melds_final_three_card_new_melds(void **state)
 {
     (void)state;
@@ -337,11 +338,11 @@ static void test_3_9_melds_final_three_card_new_melds(void **state)
     const char *h[2] = {"2D 2S 8H 5C 6C 7C 8C KS KD KH 3D 4S 9D", NULL};
     tk_start(&g, &r, 2, h, "2C", "TD");
     /* upcard round: the wild upcard may head a longer meld: wild top, wilds, a natural */
-    tk_refuse(&g, "take new 2C=5H 2D=6H 2S=7H 8H 9H", "3.9"); /* two naturals */
+    tk_refuse(&g, "take new 2C=5H 2D=6H 2S=7H 8H 9H", OKR_RULE_THREE_CARDS); /* 2 naturals */
     tk_do(&g, "take new 2C=5H 2D=6H 2S=7H 8H");
     assert_int_equal(g.meld[0].n, 4);
     assert_int_equal(g.meld[0].lo, 4);
-    tk_refuse(&g, "meld 5C 6C 7C 8C", "3.9");
+    tk_refuse(&g, "meld 5C 6C 7C 8C", OKR_RULE_THREE_CARDS);
     okr_action mixed = meld_spec(OKR_SET, 0, "KS KD KH 3D", "KS KD KH 3D");
     tk_refuse_act(&g, &mixed, "3.2");
     /* finality: no legal action takes a card off the table or changes a declaration */

@@ -13,10 +13,12 @@
  *   oversized a frame header of 1 MiB           wrongid   a Choice with another decision id
  *   illegal   a full action the rules refuse     badindex  an index past the legal list
  *   closeout  closes stdout, keeps running      flood     writes junk frames as fast as it can
+ *   print     prints "debug: thinking\n" on stdout (a stray print()), then answers
  * and at the start:
  *   noread    sends Identify + Ready without reading its input, then never reads
  *   badmajor  Identify with protocol major 2    noready   Identify, then never Ready
  *   slowstart sleeps --sleep-ms before Identify
+ *   printhello prints "starting up\n" on stdout before its Identify
  * and otherwise good:
  *   crashhand abort()s when a hand ends (HandEnd), between two decisions
  *   idlecrash dies of SIGALRM 100 ms after its N-th answer, while another seat thinks
@@ -192,6 +194,12 @@ static void misbehave(const Okrpb__Decision *d)
         send_action(d->id, &a);
         return;
     }
+    if (is("print")) {
+        /* a debug print on the protocol channel: 'd' reads as a length of 100 */
+        write_all("debug: thinking\n", 16);
+        send_index(d->id, 0);
+        sleep_forever();
+    }
     if (is("closeout")) {
         close(1);
         sleep_forever();
@@ -263,6 +271,8 @@ int main(int argc, char **argv)
         case OKRPB__TO_BOT__MSG_HELLO:
             if (is("slowstart"))
                 sleep_for(sleep_ms ? sleep_ms : 5000);
+            if (is("printhello"))
+                write_all("starting up\n", 12);
             send_identify(is("badmajor") ? 2 : 1);
             if (!is("noready"))
                 send_ready();

@@ -957,8 +957,10 @@ static void c_stdout_flood(void)
 {
     /* one frame of the largest allowed size, never finished: every byte is stdout in this
      * decision, none of it a complete (so judgeable) frame */
-    uint8_t hdr[10];
+    uint8_t hdr[20];
     size_t n = okrpb_varint_put(65536, hdr);
+    hdr[n++] = 0x1a; /* a Choice field filling the frame: a head the arena accepts */
+    n += okrpb_varint_put(65536 - 1 - 3, hdr + n);
     write_all(1, hdr, n);
     static uint8_t body[65000];
     memset(body, 0x08, sizeof body);

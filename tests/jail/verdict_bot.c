@@ -32,7 +32,8 @@ int main(int argc, char **argv)
             memset(p, (int)i | 1, 1 << 20);
         }
     } else if (strcmp(m, "stdout") == 0) {
-        static unsigned char buf[60003] = {0xe0, 0xd4, 0x03}; /* varint 60000 */
+        /* varint 60000, a Choice field of 59996 bytes (a head the arena accepts), zeros */
+        static unsigned char buf[60003] = {0xe0, 0xd4, 0x03, 0x1a, 0xdc, 0xd4, 0x03};
         fwrite(buf, 1, sizeof buf, stdout);
         fflush(stdout);
     } else if (strcmp(m, "ptrace") == 0) {

@@ -13,7 +13,34 @@ f="$TMP/laws.txt"
 check "report: handshake with protocol, name and version" \
     grep -q "handshake    ok: Identify protocol 1.0, name \"$TAG\", version \"1.0\"" "$f"
 check "report: startup time" grep -qE "ready        ok: [0-9.]+ ms after spawn" "$f"
-check "report: every reply valid" grep -q "30 of 30 answered, every reply valid and legal" "$f"
+check "report: every reply valid" \
+    grep -Eq "decisions    [0-9]+ answered \(30 asked for, then to the end of that game\), every reply valid and legal" "$f"
+check "report: whole games, to GameEnd" grep -Eq "games        [1-9][0-9]* played to their end" "$f"
+check "report: the program as the jail runs it" grep -q "in the jail  $H/okrh_good --name $TAG" "$f"
+
+# a bare interpreter name: the jail's PATH decides which program runs, and the report says it
+cat >"$TMP/bot.py" <<'PY'
+import sys
+print("loading", file=sys.stderr)
+raise SystemExit("no model file: weights.bin")
+PY
+"$ARENA" check-bot --bot "python3 $TMP/bot.py" --stderr >"$TMP/py.txt" 2>"$TMP/py.err"
+check "python bot: not compliant, exit 1" test $? -eq 1
+check "python bot: the program in the jail is a system python3" \
+    grep -Eq "in the jail  /usr(/local)?/bin/python3 $TMP/bot.py" "$TMP/py.txt"
+check "python bot: the RE detail ends with its stderr" \
+    grep -q "verdict      FAIL: RE: exited with status 1 before Ready; stderr ends: \"loading | no model file: weights.bin\"" "$TMP/py.txt"
+check "--stderr: the bot's stderr as it runs" grep -q "^no model file: weights.bin" "$TMP/py.err"
+
+# --trace: every frame each way, as text
+"$ARENA" check-bot --bot "$(helper print --after 3)" --trace >"$TMP/tr.txt" 2>"$TMP/tr.err"
+check "stray print: not compliant, PE with the bytes" \
+    grep -q "verdict      FAIL: PE: sent bytes that are not a FromBot frame: 64 65 62 75 67" "$TMP/tr.txt"
+check "--trace: the handshake each way" bash -c "grep -Eq '^ *[0-9]+\.[0-9]{3} >okrh_print\(0\): hello \{ major: 1 ' '$TMP/tr.err' && grep -Eq '<okrh_print\(0\): identify \{ major: 1 name: \"$TAG\"' '$TMP/tr.err' && grep -q '<okrh_print(0): ready { }' '$TMP/tr.err'"
+check "--trace: decisions and choices" \
+    bash -c "[ \$(grep -c '<okrh_print(0): choice { id: ' '$TMP/tr.err') -eq 3 ] && grep -q '>okrh_print(0): decision { id: ' '$TMP/tr.err'"
+check "--trace: the stray bytes and the verdict" \
+    bash -c "grep -q '<okrh_print(0): stray bytes (.*): 64 65 62 75 67' '$TMP/tr.err' && grep -q '!okrh_print(0): verdict PE: ' '$TMP/tr.err'"
 check "report: latency p50/p95/max" grep -qE "latency      p50 [0-9.]+ ms, p95 [0-9.]+ ms, max [0-9.]+ ms" "$f"
 check "report: exits on Bye" grep -q "goodbye      ok: exited" "$f"
 

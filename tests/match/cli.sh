@@ -27,6 +27,28 @@ usage "refused rule option" "gin_bonus" --bot "$G" --rule gin_bonus=30
 usage "gin for 3" "RULES 2.1" --rules gin --players 3 --bot "$G"
 usage "bad clock" "--decision-ms" --bot "$G" --decision-ms 0
 usage "unknown flag" "unknown argument" --bot "$G" --fast
+usage "--rule misspelt: did you mean" '--rule wild_two: did you mean "wild_twos"?' --bot "$G" \
+    --rule wild_two=1
+# a bot in the current folder named without ./, a folder, a script without its interpreter
+mkdir -p "$TMP/here/botdir"
+cp "$H/okrh_good" "$TMP/here/mybot"
+printf 'print(1)\n' >"$TMP/here/bot.py"
+cd "$TMP/here" || exit 1
+usage "bare name found here" "did you mean --bot './mybot'?" --bot mybot
+usage "a folder as a bot" "botdir: a folder, not a program" --bot botdir
+usage "a folder as a bot: what to give" "give the program inside it" --bot ./botdir
+usage "a script named bare" "did you mean --bot 'python3 bot.py'?" --bot bot.py
+usage "a script without x bit" "name its interpreter, e.g. --bot 'python3 ./bot.py'" --bot ./bot.py
+cd - >/dev/null || exit 1
+
+# --out into a folder an earlier match used: its records and logs go, other files stay
+"$ARENA" match --players 3 --games 6 --bot "$G" --out "$TMP/reuse" --quiet >/dev/null 2>&1
+echo mine >"$TMP/reuse/notes.txt"
+"$ARENA" match --players 3 --games 3 --bot "$G" --out "$TMP/reuse" >/dev/null 2>"$TMP/reuse.err"
+check "--out reused: says it removed the earlier match's files" \
+    grep -q "removed 11 files of an earlier match" "$TMP/reuse.err"
+check "--out reused: only the new match's records, and the user's file kept" \
+    bash -c "[ \$(ls '$TMP/reuse/records' | wc -l) -eq 3 ] && [ \$(wc -l <'$TMP/reuse/games.jsonl') -eq 3 ] && [ -f '$TMP/reuse/notes.txt' ]"
 
 # rounding and determinism: seeded helpers play the same games twice
 run() {

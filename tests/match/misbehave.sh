@@ -20,6 +20,8 @@ cases=(
     "badindex IA protocol out of range"
     "closeout RE - closed its output"
     "flood PE - -"
+    "print PE - protocol channel"
+    "printhello PE - 73 74 61 72 74 69 6e 67"
     "noread TLE hard -"
     "badmajor PE - protocol version 2.0"
     "noready TLE startup no Ready"

@@ -62,6 +62,11 @@ check "the listing has one line per action" \
     test "$(grep -cE '^ +[0-9]+  hand [0-9]+  seat' "$TMP/full.txt")" -eq "$n_actions"
 check "the listing has the hand ends" grep -q "^hand 1 over" "$TMP/full.txt"
 
+# --seat past the table: a usage error (exit 2) that says how many seats there are
+"$ARENA" replay "$rec" --seat 3 >"$TMP/seat3.out" 2>"$TMP/seat3.err"
+check "--seat 3 of a 3-seat game: exit 2, not MISMATCH" \
+    bash -c "[ $? -eq 2 ] && grep -q 'has 3 seats (0 to 2)' '$TMP/seat3.err' && ! grep -q MISMATCH '$TMP/seat3.out'"
+
 # --seat: that seat's view before each of its decisions; never another hand mid-hand
 "$ARENA" replay "$rec" --seat 1 >"$TMP/seat1.txt"
 check "--seat 1: exits 0" test $? -eq 0

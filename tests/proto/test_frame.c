@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "frame.h"
+#include "okr.pb-c.h"
 
 /* ---- Helpers --------------------------------------------------------------------------- */
 
@@ -506,6 +507,119 @@ static void test_reader_fuzz(void **state)
     }
 }
 
+/* ---- The head of a FromBot frame ---------------------------------------------------------- */
+
+/* Worst verdict over every prefix of p[0..n): -1 as soon as any prefix is refused, else the
+ * verdict of the whole. Sets *at to the length of the first refused prefix. */
+static int head_over_prefixes(const uint8_t *p, size_t n, size_t *at)
+{
+    int last = 0;
+    for (size_t k = 0; k <= n; k++) {
+        last = okrpb_from_bot_head(p, k);
+        if (last < 0) {
+            *at = k;
+            return -1;
+        }
+    }
+    return last;
+}
+
+static void append_from_bot(okrpb_buf *b, Okrpb__FromBot *fb)
+{
+    assert_int_equal(okrpb_frame_append(b, &fb->base), 0);
+}
+
+/* Every real FromBot (every kind, short and long, index and action choices) is accepted at
+ * every prefix; text and junk are refused within their first few bytes. */
+static void test_from_bot_head(void **state)
+{
+    (void)state;
+    static char name[300];
+    for (size_t nl = 0; nl < sizeof name - 1; nl += 7) {
+        memset(name, 'a', nl);
+        name[nl] = '\0';
+        Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
+        id.major = 1;
+        id.name = name;
+        id.version = "1.0";
+        Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+        fb.msg_case = OKRPB__FROM_BOT__MSG_IDENTIFY;
+        fb.identify = &id;
+        okrpb_buf b = {0};
+        append_from_bot(&b, &fb);
+        size_t at = 0;
+        assert_int_equal(head_over_prefixes(b.data, b.len, &at), 1);
+        okrpb_buf_free(&b);
+    }
+    Okrpb__Ready rd = OKRPB__READY__INIT;
+    Okrpb__FromBot fr = OKRPB__FROM_BOT__INIT;
+    fr.msg_case = OKRPB__FROM_BOT__MSG_READY;
+    fr.ready = &rd;
+    Okrpb__Action a = OKRPB__ACTION__INIT;
+    a.type = OKRPB__ACTION_TYPE__DISCARD;
+    a.card = 51;
+    for (uint64_t dec = 0; dec < (1ull << 40); dec = dec * 3 + 1) {
+        Okrpb__Choice c = OKRPB__CHOICE__INIT;
+        c.id = dec;
+        c.pick_case = dec & 1 ? OKRPB__CHOICE__PICK_ACTION : OKRPB__CHOICE__PICK_INDEX;
+        if (dec & 1)
+            c.action = &a;
+        else
+            c.index = (uint32_t)dec;
+        Okrpb__FromBot fc = OKRPB__FROM_BOT__INIT;
+        fc.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+        fc.choice = &c;
+        okrpb_buf b = {0};
+        append_from_bot(&b, &fr);
+        append_from_bot(&b, &fc);
+        size_t at = 0, first = (size_t)(b.data[0] + 1);
+        assert_int_equal(head_over_prefixes(b.data, first, &at), 1);
+        assert_int_equal(head_over_prefixes(b.data + first, b.len - first, &at), 1);
+        okrpb_buf_free(&b);
+    }
+    static const uint8_t empty[] = {0x00};
+    size_t at = 0;
+    assert_int_equal(head_over_prefixes(empty, 1, &at), 1);
+
+    /* text: "debug..." ('d' = a length of 100, 'e' no FromBot field) is refused at 2 bytes */
+    static const char *const texts[] = {"debug: thinking\n", "Traceback (most recent call)\n",
+                                        "hello\n",           "{\"move\": 3}\n",
+                                        "# comment\n",       NULL};
+    for (int i = 0; texts[i]; i++) {
+        assert_int_equal(head_over_prefixes((const uint8_t *)texts[i], strlen(texts[i]), &at), -1);
+        assert_true(at <= 3);
+    }
+    /* "d\n" is a length of 100 and the Identify tag; the real frame after it gives an inner
+     * length that does not fill the 100 bytes */
+    Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
+    id.major = 1;
+    id.name = "x";
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_IDENTIFY;
+    fb.identify = &id;
+    okrpb_buf b = {0};
+    b.data = malloc(2);
+    b.cap = 2;
+    b.data[0] = 'd';
+    b.data[1] = '\n';
+    b.len = 2;
+    append_from_bot(&b, &fb);
+    assert_int_equal(head_over_prefixes(b.data, b.len, &at), -1);
+    assert_int_equal(at, 3);
+    okrpb_buf_free(&b);
+    /* junk: an unknown field, a varint-typed field 1, a malformed length */
+    static const uint8_t junk1[] = {16, 0xff, 0xff}, junk2[] = {5, 0x08, 0x01, 0, 0, 0},
+                         junk3[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                    0x80, 0x80, 0x80, 0x80, 0x80};
+    assert_int_equal(head_over_prefixes(junk1, sizeof junk1, &at), -1);
+    assert_int_equal(head_over_prefixes(junk2, sizeof junk2, &at), -1);
+    assert_int_equal(head_over_prefixes(junk3, sizeof junk3, &at), -1);
+    /* an inner length longer than the frame, and one that stops short of it */
+    static const uint8_t longer[] = {3, 0x1a, 5, 0, 0}, shorter[] = {5, 0x1a, 1, 0, 0, 0};
+    assert_int_equal(head_over_prefixes(longer, sizeof longer, &at), -1);
+    assert_int_equal(head_over_prefixes(shorter, sizeof shorter, &at), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,7 +629,7 @@ int main(void)
         cmocka_unit_test(test_reader_split_bytes),    cmocka_unit_test(test_reader_zero_length),
         cmocka_unit_test(test_reader_truncated),      cmocka_unit_test(test_reader_oversized),
         cmocka_unit_test(test_reader_garbage_varint), cmocka_unit_test(test_reader_random_streams),
-        cmocka_unit_test(test_reader_fuzz),
+        cmocka_unit_test(test_reader_fuzz),           cmocka_unit_test(test_from_bot_head),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,6 +58,16 @@ for t in gin laws; do
         "all(x['completed'] and not x['verdicts'] for x in g)" \
         "sum(e['games'] for e in r['standings']) == len(g) * r['config']['seats']"
     check "$t: the table names every entrant" grep -q "greedy" "$TMP/$t.txt"
+    check "$t: head to head cells carry their interval, never nan or -0" python3 - "$TMP/$t.txt" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+assert "nan" not in t.lower(), "nan printed"
+assert not re.search(r"-0(\.0+)?\b(?![.\d])", t), "a negative zero printed"
+rows = t.split("head to head")[1].splitlines()[2:6]
+cells = re.findall(r"[+-]\d+(?:\.\d)? \[[+-]\d+(?:\.\d)?, [+-]\d+(?:\.\d)?\]", "\n".join(rows))
+assert len(cells) >= 2, rows
+assert "rho" in t and ("shared deals" in t or "rho: -" in t)
+PY
     check "$t: records of every game" py "$out" \
         "all(__import__('os').path.exists(d + '/' + x['record']) for x in g)"
 done

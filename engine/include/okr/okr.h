@@ -31,6 +31,11 @@ typedef struct okr_refusal {
     char reason[120];
 } okr_refusal;
 
+/* The rule of a refusal that comes from one of the engine's own decisions (docs/rules.md,
+ * "Decisions of the engine"), not from the rule book: (a) new melds are laid three cards at
+ * a time. */
+#define OKR_RULE_THREE_CARDS "decision(a)"
+
 /* ---- Cards (RULES 1) ------------------------------------------------------------------ */
 
 /* A card kind is suit * 13 + (rank - 1): ranks 1 (ace) .. 13 (king), suits 0..3 = clubs,
