@@ -10,6 +10,8 @@ PACKAGES=(
     libevent-dev libcmocka-dev libjansson-dev libinih-dev
     python3 python3-protobuf
     clang clang-format valgrind
+    # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh)
+    libclang-rt-14-dev
     nodejs npm
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile

@@ -9,55 +9,11 @@
  * - valid but non-canonical encodings (fields out of order, unknown fields) are declined;
  * - okrpb_from_bot_unpack, the arena's reader of Choice frames, returns protobuf-c's message
  *   for real, corrupted, non-canonical and random frames. */
+#include "../helpers/tobot_slow.h"
 #include "fastkit.h"
 
 /* The slow path into the same struct: 1 when the SDK would accept the message. */
-static int slow_decode(const uint8_t *p, size_t n, okrpb_fast_in *out)
-{
-    okr_refusal why;
-    int ok = 0;
-    Okrpb__ToBot *m = okrpb__to_bot__unpack(NULL, n, p);
-    if (!m)
-        return 0;
-    if (m->msg_case == OKRPB__TO_BOT__MSG_DECISION) {
-        const Okrpb__Decision *d = m->decision;
-        if (!d->view || d->n_legal < 1 || d->n_legal > OKR_MAX_ACTIONS)
-            goto out;
-        if (okrpb_view_to(d->view, &out->view, &why) != OKR_OK)
-            goto out;
-        if (d->n_legal > out->cap_legal) {
-            out->legal = realloc(out->legal, d->n_legal * sizeof *out->legal);
-            assert_non_null(out->legal);
-            out->cap_legal = d->n_legal;
-        }
-        for (size_t i = 0; i < d->n_legal; i++)
-            if (!d->legal[i] || okrpb_action_to(d->legal[i], &out->legal[i], &why) != OKR_OK)
-                goto out;
-        out->kind = OKRPB_FAST_DECISION;
-        out->id = d->id;
-        out->time_ms = d->time_ms;
-        out->bank_ms = d->bank_ms;
-        out->hard_ms = d->hard_ms;
-        out->n_legal = d->n_legal;
-        ok = 1;
-    } else if (m->msg_case == OKRPB__TO_BOT__MSG_EVENTS) {
-        const Okrpb__Events *e = m->events;
-        if (e->n_events > out->cap_events) {
-            out->events = realloc(out->events, e->n_events * sizeof *out->events);
-            assert_non_null(out->events);
-            out->cap_events = e->n_events;
-        }
-        for (size_t i = 0; i < e->n_events; i++)
-            if (!e->events[i] || okrpb_event_to(e->events[i], &out->events[i], &why) != OKR_OK)
-                goto out;
-        out->kind = OKRPB_FAST_EVENTS;
-        out->n_events = e->n_events;
-        ok = 1;
-    }
-out:
-    okrpb__to_bot__free_unpacked(m, NULL);
-    return ok;
-}
+#define slow_decode okrt_slow_decode
 
 static void assert_same(const okrpb_fast_in *f, const okrpb_fast_in *s)
 {
