@@ -35,11 +35,13 @@ if ! command -v clang >/dev/null; then
 fi
 # OKR_WERROR stays off: clang warns where gcc does not, and the fuzz build is not the place
 # to fail on a warning (the gcc builds of scripts/test.sh are).
-CC=clang cmake -S . -B "$BUILD" -DOKR_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$BUILD.log" 2>&1 ||
-    { cat "$BUILD.log"; exit 2; }
+mkdir -p "$BUILD"
+blog="$BUILD/fuzz-build.log"
+CC=clang cmake -S . -B "$BUILD" -DOKR_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$blog" 2>&1 ||
+    { cat "$blog"; exit 2; }
 # shellcheck disable=SC2046
 cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)" --target $(sed 's/^/fuzz_/' <<<"$targets") \
-    >>"$BUILD.log" 2>&1 || { tail -40 "$BUILD.log"; exit 2; }
+    >>"$blog" 2>&1 || { tail -40 "$blog"; exit 2; }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
