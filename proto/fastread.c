@@ -4,8 +4,9 @@
  * "Canonical" is what protobuf-c and fastpack.c write: in every message the fields come in
  * increasing number order, each once, except the elements of a repeated message field, which
  * come together; repeated scalars are packed; field numbers and wire types are the ones of
- * okr.proto; no varint is longer than ten bytes or overflows its field (uint32 values stay
- * below 2^32, card lists hold one-byte kinds). Every value then goes through the checks of
+ * okr.proto; no key or length prefix is longer than five bytes (protobuf-c's limit), and no
+ * value is longer than ten bytes or overflows its field (uint32 values stay below 2^32, card
+ * lists hold one-byte kinds). Every value then goes through the checks of
  * the codec.h decoders (okrpb_view_to, okrpb_action_to, okrpb_event_to) and of the C SDK
  * (a Decision has a view and 1..OKR_MAX_ACTIONS legal actions).
  *
@@ -26,8 +27,9 @@ typedef struct rd {
     const uint8_t *p, *end;
 } rd;
 
-/* A varint of at most ten bytes that fits 64 bits. 0 when truncated or malformed. */
-static inline int get_varint(rd *r, uint64_t *v)
+/* A varint of at most max bytes (10 for values) that fits 64 bits. 0 when truncated, longer
+ * or malformed. */
+static inline int get_varint_max(rd *r, uint64_t *v, unsigned max)
 {
     const uint8_t *p = r->p;
     if (p < r->end && *p < 0x80) {
@@ -36,7 +38,7 @@ static inline int get_varint(rd *r, uint64_t *v)
         return 1;
     }
     uint64_t x = 0;
-    for (unsigned i = 0; i < 10; i++) {
+    for (unsigned i = 0; i < max; i++) {
         if (i >= (size_t)(r->end - p))
             return 0;
         uint8_t c = p[i];
@@ -52,6 +54,15 @@ static inline int get_varint(rd *r, uint64_t *v)
     return 0;
 }
 
+static inline int get_varint(rd *r, uint64_t *v)
+{
+    return get_varint_max(r, v, 10);
+}
+
+/* protobuf-c 1.4.1 reads keys and length prefixes of at most 5 bytes (parse_tag_and_wiretype,
+ * scan_length_prefix) and refuses longer ones, 0x80 padding included; so must we. */
+enum { KEY_MAX = 5, PREFIX_MAX = 5 };
+
 static inline int get_u32(rd *r, uint32_t *v)
 {
     uint64_t x;
@@ -65,7 +76,7 @@ static inline int get_u32(rd *r, uint32_t *v)
 static inline int get_sub(rd *r, rd *sub)
 {
     uint64_t n;
-    if (!get_varint(r, &n) || n > (uint64_t)(r->end - r->p))
+    if (!get_varint_max(r, &n, PREFIX_MAX) || n > (uint64_t)(r->end - r->p))
         return 0;
     sub->p = r->p;
     sub->end = r->p + n;
@@ -78,7 +89,7 @@ static inline int get_sub(rd *r, rd *sub)
 static inline int get_key(rd *r, uint32_t *last, uint32_t again, uint32_t *field, uint32_t *wt)
 {
     uint64_t k;
-    if (!get_varint(r, &k) || k > UINT32_MAX)
+    if (!get_varint_max(r, &k, KEY_MAX) || k > UINT32_MAX)
         return 0;
     *field = (uint32_t)(k >> 3);
     *wt = (uint32_t)(k & 7);

@@ -18,6 +18,8 @@ DEMO=(
 )
 TEST=(
     git clang clang-format valgrind
+    # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh, the fuzz step)
+    libclang-rt-14-dev
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless

@@ -2,7 +2,9 @@
 # test.sh - install what is missing, then build and run every test twice:
 #   build/       -DOKR_WERROR=ON                      (RelWithDebInfo)
 #   build-asan/  -DOKR_WERROR=ON -DOKR_SANITIZE=ON    (Debug, ASan + UBSan)
-# and check formatting (scripts/check-format.sh). Exit status non-zero if anything failed.
+# then run every libFuzzer target for OKR_FUZZ_SECONDS (default 20) each under ASan + UBSan
+# (scripts/fuzz.sh all, build-fuzz/ with clang), and check formatting
+# (scripts/check-format.sh). Exit status non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 
@@ -68,6 +70,18 @@ build_and_test "normal" build -DOKR_WERROR=ON -DOKR_SANITIZE=OFF
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 build_and_test "asan+ubsan" build-asan -DOKR_WERROR=ON -DOKR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+
+# every fuzz target, a short fixed time each, on its corpus (tests/fuzz/corpus); a longer run
+# of one: bash scripts/fuzz.sh TARGET SECONDS
+if [ -f scripts/fuzz.sh ]; then
+    fuzz_out=$(mktemp)
+    step "fuzz (every target, ${OKR_FUZZ_SECONDS:-20} s each)" \
+        bash -c 'set -o pipefail; bash scripts/fuzz.sh all "$1" | tee "$2"' _ "${OKR_FUZZ_SECONDS:-20}" "$fuzz_out"
+    while read -r line; do # one line per target in the summary
+        results+=("      $line")
+    done < <(grep -E '^fuzz_[a-z]+: ' "$fuzz_out")
+    rm -f "$fuzz_out"
+fi
 
 if [ -f scripts/check-format.sh ]; then
     step "format" bash scripts/check-format.sh

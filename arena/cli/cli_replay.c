@@ -335,8 +335,19 @@ static int result(replay *r, json_t *j, long line)
         int32_t so_far[OKR_MAX_PLAYERS];
         unsigned forfeits = 0;
         json_t *ff = json_object_get(j, "forfeits");
-        for (size_t i = 0; i < json_array_size(ff); i++)
-            forfeits |= 1u << json_integer_value(json_array_get(ff, i));
+        if (!json_is_array(ff))
+            return fail(r, line, "forfeits: not a list of seats");
+        /* seat numbers from the file: checked before they become a shift count */
+        for (size_t i = 0; i < json_array_size(ff); i++) {
+            json_t *v = json_array_get(ff, i);
+            json_int_t s = json_integer_value(v);
+            if (!json_is_integer(v) || s < 0 || s >= r->players)
+                return fail(r, line, "forfeits: item %zu is not a seat of this %d-seat game", i + 1,
+                            r->players);
+            if (forfeits & (1u << s))
+                return fail(r, line, "forfeits: seat %lld is listed twice", (long long)s);
+            forfeits |= 1u << s;
+        }
         for (int s = 0; s < r->players; s++)
             so_far[s] = r->g.score[s] + r->g.concealed[s];
         ar_forfeit_result(r->players, so_far, forfeits, fin, place, &winners);

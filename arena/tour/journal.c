@@ -54,6 +54,7 @@ static const char PFX_DATA[] = "\",\"data\":";
 static const char *parse_line(const char *s, size_t n, long long *index, size_t *p0, size_t *p1)
 {
     size_t k = sizeof PFX_GAME - 1;
+    *index = -1;
     if (n < k || memcmp(s, PFX_GAME, k) != 0)
         return "not a journal line";
     long long v = 0;
@@ -66,6 +67,7 @@ static const char *parse_line(const char *s, size_t n, long long *index, size_t 
     }
     if (k == d0 || (s[d0] == '0' && k - d0 > 1))
         return "not a journal line (bad game index)";
+    *index = v; /* known from here on, for the report of a dropped line */
     size_t ks = sizeof PFX_SUM - 1;
     if (n - k < ks || memcmp(s + k, PFX_SUM, ks) != 0)
         return "not a journal line";
@@ -96,7 +98,6 @@ static const char *parse_line(const char *s, size_t n, long long *index, size_t 
     json_decref(j);
     if (!ok)
         return "bad data (not a JSON object)";
-    *index = v;
     return NULL;
 }
 
@@ -113,10 +114,30 @@ void ar_journal_data_free(ar_journal_data *d)
     for (long long i = 0; i < d->n; i++)
         free(d->e[i].payload);
     free(d->e);
+    free(d->drop);
     memset(d, 0, sizeof *d);
 }
 
-int ar_journal_read(const char *path, ar_journal_data *d, FILE *report, char *err, size_t errcap)
+static void add_drop(ar_journal_data *d, long long *cap, int line, long long index, const char *why)
+{
+    if (d->ndrop == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        d->drop = ar_xrealloc(d->drop, (size_t)*cap * sizeof *d->drop);
+    }
+    ar_journal_drop *x = &d->drop[d->ndrop++];
+    x->line = line;
+    x->index = index;
+    snprintf(x->why, sizeof x->why, "%s", why);
+}
+
+static int cmp_drop(const void *a, const void *b)
+{
+    const ar_journal_drop *x = a, *y = b;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+int ar_journal_read(const char *path, ar_journal_data *d, ar_journal_fits fits, void *ud, char *err,
+                    size_t errcap)
 {
     memset(d, 0, sizeof *d);
     FILE *f = fopen(path, "r");
@@ -131,23 +152,34 @@ int ar_journal_read(const char *path, ar_journal_data *d, FILE *report, char *er
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
-    long long capn = 0;
+    long long capn = 0, capd = 0;
     int line = 0;
     while ((len = getline(&buf, &cap, f)) > 0) {
         line++;
         const char *why = NULL;
-        long long index = 0;
-        size_t p0 = 0, p1 = 0;
-        if (buf[len - 1] != '\n')
+        char fwhy[200];
+        long long index = -1;
+        size_t p0 = 0, p1 = 0, n = (size_t)len - 1; /* without the line end */
+        if (buf[len - 1] != '\n') {
+            parse_line(buf, (size_t)len, &index, &p0, &p1); /* only for the game's index */
             why = "torn (no end of line)";
-        else if (memchr(buf, '\0', (size_t)len))
+        } else if (memchr(buf, '\0', (size_t)len))
             why = "not a journal line (NUL byte)";
-        else
-            why = parse_line(buf, (size_t)len - 1, &index, &p0, &p1);
+        else {
+            if (n > 0 && buf[n - 1] == '\r') /* CRLF: the same line */
+                n--;
+            why = n == 0 ? "blank line" : parse_line(buf, n, &index, &p0, &p1);
+        }
+        if (!why && fits) {
+            char c = buf[p1];
+            buf[p1] = '\0'; /* the payload alone, NUL-terminated, for the check */
+            if (fits(ud, index, buf + p0, fwhy, sizeof fwhy) < 0)
+                why = fwhy;
+            buf[p1] = c;
+        }
         if (why) {
             d->bad++;
-            if (report)
-                fprintf(report, "%s:%d: %s, the game will be replayed\n", path, line, why);
+            add_drop(d, &capd, line, index, why);
             continue;
         }
         if (d->n == capn) {
@@ -187,17 +219,77 @@ int ar_journal_read(const char *path, ar_journal_data *d, FILE *report, char *er
                 return -EINVAL;
             }
             d->duplicates++;
-            if (report)
-                fprintf(report, "%s:%d: game %lld recorded twice (also line %d); counted once\n",
-                        path, d->e[i].line, d->e[i].index, d->e[w - 1].line);
+            char why[96];
+            snprintf(why, sizeof why, "game %lld recorded twice (also line %d); counted once",
+                     d->e[i].index, d->e[w - 1].line);
+            add_drop(d, &capd, d->e[i].line, -1, why);
             free(d->e[i].payload);
             continue;
         }
         d->e[w++] = d->e[i];
     }
     d->n = w;
+    if (d->ndrop > 1)
+        qsort(d->drop, (size_t)d->ndrop, sizeof *d->drop, cmp_drop);
     d->needs_repair = d->bad || d->duplicates;
     return 0;
+}
+
+void ar_journal_report(const ar_journal_data *d, const char *path, FILE *out,
+                       const char *(*fate)(void *ud, const ar_journal_drop *x), void *ud)
+{
+    for (long long i = 0; out && i < d->ndrop; i++) {
+        const ar_journal_drop *x = &d->drop[i];
+        const char *what = fate ? fate(ud, x) : NULL;
+        /* an identical repeat needs no fate: its message says what happens */
+        if (strstr(x->why, "; counted once"))
+            fprintf(out, "%s:%d: %s\n", path, x->line, x->why);
+        else
+            fprintf(out, "%s:%d: %s; %s\n", path, x->line, x->why, what ? what : "dropped");
+    }
+}
+
+int ar_journal_keep(const char *path, char *kept, size_t keptcap)
+{
+    for (int i = 1; i < 10000; i++) {
+        int n = snprintf(kept, keptcap, "%s.orig-%d", path, i);
+        if (n < 0 || (size_t)n >= keptcap)
+            return -ENAMETOOLONG;
+        if (link(path, kept) == 0)
+            return ar_fsync_dir_of(kept);
+        if (errno == EEXIST)
+            continue;
+        /* no hard links here: copy */
+        FILE *in = fopen(path, "rb");
+        if (!in)
+            return -errno;
+        int fd = open(kept, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            int e = errno;
+            fclose(in);
+            if (e == EEXIST)
+                continue;
+            return -e;
+        }
+        char b[65536];
+        size_t got;
+        int rc = 0;
+        while (rc == 0 && (got = fread(b, 1, sizeof b, in)) > 0)
+            if (write(fd, b, got) != (ssize_t)got)
+                rc = -EIO;
+        if (rc == 0 && ferror(in))
+            rc = -EIO;
+        if (rc == 0 && fsync(fd) != 0)
+            rc = -errno;
+        fclose(in);
+        close(fd);
+        if (rc < 0) {
+            unlink(kept);
+            return rc;
+        }
+        return ar_fsync_dir_of(kept);
+    }
+    return -EEXIST;
 }
 
 /* ---- Writing ------------------------------------------------------------------------------- */

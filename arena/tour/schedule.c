@@ -75,6 +75,23 @@ static int gcd(int a, int b)
     return a;
 }
 
+long long ar_schedule_ntables(int n, int k, int fixed, int format, long long max_tables)
+{
+    int np = n - fixed, m = k - fixed; /* the pool fills the seats the fixed entrants leave */
+    if (np < 0 || m < 0 || max_tables < 1)
+        return 0;
+    long long all = choose_capped(np, m, max_tables);
+    if (all <= max_tables)
+        return all;            /* every m-subset of the pool */
+    long long nt = max_tables; /* a balanced design */
+    if (format == AR_FORMAT_GAUNTLET) {
+        int unit = np / gcd(np, m); /* tables after which every field member played equally */
+        if (nt >= unit)
+            nt -= nt % unit;
+    }
+    return nt;
+}
+
 /* ---- Balanced design over a pool ------------------------------------------------------- */
 
 typedef struct design {
@@ -468,12 +485,7 @@ static int make_tables(const ar_schedule_opts *o, ar_schedule *s)
     }
 
     /* More subsets than max_tables: a balanced design (np > m >= 1 here). */
-    int nt = (int)o->max_tables;
-    if (o->format == AR_FORMAT_GAUNTLET) {
-        int unit = np / gcd(np, m); /* tables after which every field member played equally */
-        if (nt >= unit)
-            nt -= nt % unit;
-    }
+    int nt = (int)ar_schedule_ntables(n, k, nfixed, o->format, o->max_tables);
     design d;
     uint64_t seed = o->seed ^ ((uint64_t)n << 32) ^ ((uint64_t)k << 16) ^ (uint64_t)o->format;
     if ((rc = design_make(&d, np, m, nt, seed)) < 0)
@@ -515,9 +527,10 @@ int ar_schedule_make(const ar_schedule_opts *o, ar_schedule *s, char *err, size_
     }
     if ((rc = make_tables(&s->o, s)) < 0)
         goto fail;
-    if (o->deals > INT64_MAX / s->ntables / o->k) {
-        snprintf(err, errcap, "deals: %lld deals x %d tables x %d seats is too many games",
-                 o->deals, s->ntables, o->k);
+    if (o->deals > AR_SCHED_MAX_GAMES / s->ntables / o->k) {
+        snprintf(err, errcap,
+                 "deals: %lld deals x %d tables x %d seats is more than the limit of %d games",
+                 o->deals, s->ntables, o->k, AR_SCHED_MAX_GAMES);
         rc = -EINVAL;
         goto fail;
     }

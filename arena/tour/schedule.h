@@ -22,6 +22,11 @@
 enum { AR_SCHED_MAX_SEATS = 8, AR_SCHED_MAX_ENTRANTS = 1024 };
 /* Largest max_tables accepted: the balanced design costs about tables x entrants x seats. */
 enum { AR_SCHED_MAX_TABLES = 20000 };
+/* Most games one tournament may schedule (deals x tables x seats). Summing up holds every
+ * game in memory (the journal's line, its parsed result and the ranking's copies: about
+ * 1.5 KB a game), and a run keeps 24 bytes per set from the start; 2 million games are about
+ * 3 GB at the end, and take days of CPU at a few milliseconds a game. docs/tournaments.md. */
+enum { AR_SCHED_MAX_GAMES = 2000000 };
 
 typedef enum ar_format {
     AR_FORMAT_ROUND_ROBIN = 0, /* every k-subset, or a balanced design when there are too many */
@@ -93,6 +98,11 @@ int ar_schedule_seat(const ar_set_plan *p, int k, int seat, int rotation);
 /* Is set `set` part of shard K of N (0 <= K < N)? Sets are dealt to shards round-robin
  * (set % N == K), so shards get equal work. */
 int ar_schedule_in_shard(long long set, int shard_k, int shard_n);
+
+/* The number of tables ar_schedule_make makes for n entrants at k seats, `fixed` of them on
+ * every table (gauntlet: 1 for the challenger, 2 with a baseline; round robin: 0), without
+ * building them; 0 when n, k or fixed make no tables. */
+long long ar_schedule_ntables(int n, int k, int fixed, int format, long long max_tables);
 
 /* C(n, k), or INT64_MAX when it does not fit (0 when k > n or k < 0). */
 long long ar_schedule_choose(int n, int k);

@@ -826,7 +826,8 @@ static void resolve(resolver *r, ar_tour *t)
         t->challenger = ar_xstrdup(k[K_CHALLENGER].value);
     if (k[K_BASELINE].value)
         t->baseline = ar_xstrdup(k[K_BASELINE].value);
-    if (get_long(r, &k[K_DEALS], "deals", 1, 1000000000LL, &x) > 0)
+    /* any count; the games it makes are checked against AR_SCHED_MAX_GAMES below */
+    if (get_long(r, &k[K_DEALS], "deals", 1, LLONG_MAX, &x) > 0)
         t->deals = x;
     if (get_long(r, &k[K_MAX_TABLES], "max_tables", 1, AR_SCHED_MAX_TABLES, &x) > 0)
         t->max_tables = x;
@@ -938,6 +939,20 @@ static void resolve(resolver *r, ar_tour *t)
                  "the other entrants would never play (use 3 or more seats, or no baseline)");
     } else if (s->sec_line[SEC_SPRT]) {
         rerr(r, sprt_at, sec_line(r, SEC_SPRT), "[sprt] is only for format = gauntlet");
+    }
+
+    /* The games the schedule will hold, checked now rather than when the run allocates them:
+     * the same count ar_schedule_make makes (an upper bound if the gauntlet names are wrong,
+     * which is reported above). */
+    if (t->seats >= 2 && t->nentrants >= t->seats) {
+        int fixed = t->format == AR_FORMAT_GAUNTLET ? 1 + (t->baseline != NULL) : 0;
+        long long tables =
+            ar_schedule_ntables(t->nentrants, t->seats, fixed, t->format, t->max_tables);
+        if (tables > 0 && t->deals > AR_SCHED_MAX_GAMES / tables / t->seats)
+            rerr(r, &k[K_DEALS], sec_line(r, SEC_TOURNAMENT),
+                 "deals = %lld: %lld deals x %lld table%s x %d seats is more than the limit of "
+                 "%d games a tournament may hold (docs/tournaments.md)",
+                 t->deals, t->deals, tables, tables == 1 ? "" : "s", t->seats, AR_SCHED_MAX_GAMES);
     }
 
     char opts[2048];

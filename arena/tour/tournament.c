@@ -370,6 +370,16 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
     }
     ar_set_plan p;
     ar_schedule_set(s, g->set, &p);
+    /* the id names the tournament's seed, deal and table: a line of another tournament (a
+     * journal copied into the wrong folder) can have our seating and still not be ours */
+    char want[96];
+    const char *id = json_string_value(json_object_get(j, "game_id"));
+    ar_schedule_game_id(want, sizeof want, s->o.seed, &p, g->rotation);
+    if (!id || strcmp(id, want) != 0) {
+        snprintf(why, cap, "game %lld is from another tournament (its id is %.40s, ours is %s)",
+                 index, id ? id : "missing", want);
+        goto out;
+    }
     for (int i = 0; i < k; i++) {
         g->entrant[i] = (int)json_integer_value(json_array_get(seat, (size_t)i));
         if (g->entrant[i] != ar_schedule_seat(&p, k, i, g->rotation)) {
@@ -442,6 +452,47 @@ static int parse_hands(const char *payload, long long index, int k, tgame *g, ch
     }
     json_decref(j);
     return rc;
+}
+
+/* What ar_journal_read asks of every well-formed line on --resume: a game of this schedule
+ * (and shard), with the schedule's seating and id; and, once the sets to play are known,
+ * what becomes of a dropped line's game. */
+typedef struct jfits {
+    const ar_schedule *s;
+    int k, shard_k, shard_n;
+    const int *done; /* [nsets], set after the sets are counted */
+    char fate[160];
+} jfits;
+
+static int journal_fits(void *ud, long long index, const char *payload, char *why, size_t cap)
+{
+    const jfits *f = ud;
+    tgame g;
+    if (index >= f->s->ngames) {
+        snprintf(why, cap, "game %lld is not in this tournament's schedule (%lld games)", index,
+                 f->s->ngames);
+        return -1;
+    }
+    if (f->shard_n && !ar_schedule_in_shard(index / f->k, f->shard_k, f->shard_n)) {
+        snprintf(why, cap, "game %lld is not of shard %d/%d", index, f->shard_k, f->shard_n);
+        return -1;
+    }
+    return parse_game(payload, index, f->s, f->k, &g, why, cap) < 0 ? -1 : 0;
+}
+
+static const char *journal_fate(void *ud, const ar_journal_drop *x)
+{
+    jfits *f = ud;
+    long long set = x->index >= 0 ? x->index / f->k : -1;
+    if (x->index < 0 || x->index >= f->s->ngames ||
+        (f->shard_n && !ar_schedule_in_shard(set, f->shard_k, f->shard_n)))
+        return "dropped";
+    if (f->done[set])
+        snprintf(f->fate, sizeof f->fate, "dropped (game %lld is in the journal)", x->index);
+    else
+        snprintf(f->fate, sizeof f->fate, "game %lld will be played again (set %lld)", x->index,
+                 set);
+    return f->fate;
 }
 
 /* The gauntlet's per-set paired difference: challenger minus baseline (or minus the mean of
@@ -1926,7 +1977,8 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     /* the journal: read, check, repair */
     char *jpath = path_in(o->out_dir, "journal.jsonl");
     ar_journal_data jd;
-    if (ar_journal_read(jpath, &jd, stderr, err, sizeof err) < 0) {
+    jfits jf = {.s = &R.s, .k = R.ti.k, .shard_k = o->shard_k, .shard_n = o->shard_n};
+    if (ar_journal_read(jpath, &jd, journal_fits, &jf, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s\n", err);
         free(jpath);
         goto out;
@@ -1937,38 +1989,23 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     R.attempts = ar_xcalloc((size_t)nsets, sizeof *R.attempts);
     R.x = ar_xcalloc((size_t)nsets, sizeof *R.x);
     {
-        /* keep only whole sets, each game checked against the schedule */
+        /* keep only whole sets; every entry fits the schedule (journal_fits) */
         int *cnt = ar_xcalloc((size_t)nsets, sizeof *cnt);
         tgame *tg = ar_xcalloc((size_t)(jd.n ? jd.n : 1), sizeof *tg);
-        char *ok = ar_xcalloc((size_t)(jd.n ? jd.n : 1), 1);
         char why[256];
         for (long long i = 0; i < jd.n; i++) {
-            int bad =
-                parse_game(jd.e[i].payload, jd.e[i].index, &R.s, k, &tg[i], why, sizeof why) < 0;
-            if (!bad && o->shard_n && !ar_schedule_in_shard(tg[i].set, o->shard_k, o->shard_n)) {
-                snprintf(why, sizeof why, "game %lld is not of shard %d/%d", jd.e[i].index,
-                         o->shard_k, o->shard_n);
-                bad = 1;
-            }
-            if (bad) {
-                fprintf(stderr, "%s:%d: %s; the game will be replayed\n", jpath, jd.e[i].line, why);
-                jd.needs_repair = 1;
-                continue;
-            }
-            ok[i] = 1;
+            if (parse_game(jd.e[i].payload, jd.e[i].index, &R.s, k, &tg[i], why, sizeof why) < 0)
+                abort(); /* journal_fits accepted it */
             cnt[tg[i].set]++;
         }
         long long w = 0;
         for (long long i = 0; i < jd.n; i++) {
-            if (ok[i] && cnt[tg[i].set] != k) {
+            if (cnt[tg[i].set] != k) {
                 if (i == 0 || tg[i - 1].set != tg[i].set)
                     fprintf(stderr,
                             "%s: set %lld has %d of %d games; it will be played again whole\n",
                             jpath, tg[i].set, cnt[tg[i].set], k);
                 jd.needs_repair = 1;
-                ok[i] = 0;
-            }
-            if (!ok[i]) {
                 free(jd.e[i].payload);
                 continue;
             }
@@ -1981,17 +2018,23 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
         jd.n = w;
         free(cnt);
         free(tg);
-        free(ok);
     }
+    /* now that the sets to play are known, say what becomes of every dropped line */
+    jf.done = R.done;
+    ar_journal_report(&jd, jpath, stderr, journal_fate, &jf);
     if (jd.needs_repair) {
-        rc = ar_journal_rewrite(jpath, jd.e, jd.n);
+        char kept[PATH_MAX];
+        rc = ar_journal_keep(jpath, kept, sizeof kept);
+        if (rc == 0)
+            rc = ar_journal_rewrite(jpath, jd.e, jd.n);
         if (rc < 0) {
             fprintf(stderr, "arena: cannot repair %s: %s\n", jpath, strerror(-rc));
             ar_journal_data_free(&jd);
             free(jpath);
             goto out;
         }
-        fprintf(stderr, "arena: %s repaired: %lld good games kept\n", jpath, jd.n);
+        fprintf(stderr, "arena: %s repaired: %lld good games kept; the journal as it was is %s\n",
+                jpath, jd.n, kept);
     }
     R.games_done = jd.n;
     ar_journal_data_free(&jd);
@@ -2065,7 +2108,8 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
 
     /* the results, from the journal alone */
     jpath = path_in(o->out_dir, "journal.jsonl");
-    rc = ar_journal_read(jpath, &jd, stderr, err, sizeof err);
+    rc = ar_journal_read(jpath, &jd, NULL, NULL, err, sizeof err);
+    ar_journal_report(&jd, jpath, stderr, NULL, NULL);
     free(jpath);
     if (rc < 0) {
         fprintf(stderr, "arena: %s\n", err);
@@ -2220,7 +2264,8 @@ int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir,
     status = AR_EXIT_FAIL;
     for (int i = 0; i < ndirs; i++) {
         char *jp = path_in(dirs[i], "journal.jsonl");
-        int rc = ar_journal_read(jp, &jd[i], stderr, err, sizeof err);
+        int rc = ar_journal_read(jp, &jd[i], NULL, NULL, err, sizeof err);
+        ar_journal_report(&jd[i], jp, stderr, NULL, NULL);
         int sk = (int)json_integer_value(json_object_get(json_object_get(man[i], "shard"), "k"));
         if (rc < 0) {
             fprintf(stderr, "arena merge: %s\n", err);

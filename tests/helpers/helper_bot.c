@@ -25,6 +25,12 @@
  *   chatty    writes 64 KiB to stderr per decision   nobye   ignores Bye and EOF
  *   fork      leaves a sleeping child in its process group
  *   daemon    leaves a sleeping child in a new session (escapes the group)
+ * and, for the live protocol's fuzzing (tests/match/protofuzz.sh):
+ *   protofuzz one fault chosen by --seed: messages out of order, repeated, empty, oversized,
+ *             with a wrong id or index, during the handshake or at its K-th decision, or
+ *             after Bye, each frame maybe written a byte at a time with pauses of 0-2 ms;
+ *             `--plan` prints "FAULT VERDICT" (the verdict docs/protocol.md promises, "-"
+ *             for none) and exits.
  */
 #include <errno.h>
 #include <signal.h>
@@ -76,7 +82,11 @@ _Noreturn static void sleep_forever(void)
         pause();
 }
 
-static void write_all(const void *p, size_t n)
+static int split_writes; /* protofuzz: every byte its own write(), 0-2 ms apart */
+
+static void write_all(const void *p, size_t n);
+
+static void write_raw(const void *p, size_t n)
 {
     const char *c = p;
     while (n > 0) {
@@ -87,6 +97,18 @@ static void write_all(const void *p, size_t n)
             exit(0); /* the arena is gone */
         c += w;
         n -= (size_t)w;
+    }
+}
+
+static void write_all(const void *p, size_t n)
+{
+    if (!split_writes) {
+        write_raw(p, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        write_raw((const char *)p + i, 1);
+        sleep_for((long)(rnd() % 3));
     }
 }
 
@@ -213,6 +235,94 @@ static void misbehave(const Okrpb__Decision *d)
     }
 }
 
+/* ---- protofuzz ---------------------------------------------------------------------------- */
+
+typedef struct fault {
+    const char *name, *verdict; /* the verdict docs/protocol.md section 8 promises */
+    int in_game;                /* 1: at the K-th decision, 0: in the handshake, 2: after Bye */
+} fault;
+
+static const fault faults[] = {
+    {"none", "-", 1},         {"ready-first", "PE", 0},   {"identify-twice", "PE", 0},
+    {"ready-twice", "PE", 0}, {"choice-early", "PE", 0},  {"empty", "PE", 1},
+    {"wrongid", "PE", 1},     {"double-choice", "PE", 1}, {"identify-mid", "PE", 1},
+    {"ready-mid", "PE", 1},   {"badindex", "IA", 1},      {"oversized", "PE", 1},
+    {"garbage", "PE", 1},     {"after-bye", "-", 2},
+};
+static const fault *pf; /* the chosen fault; NULL outside protofuzz */
+static long pf_at;      /* the decision (counted from 0 in this process) it happens at */
+
+static void protofuzz_plan(void)
+{
+    /* seeds 0, 1, 2, ... take the faults in turn; the rest of the plan is random */
+    pf = &faults[rng_state % (sizeof faults / sizeof faults[0])];
+    pf_at = (long)(rnd() % 6);
+    split_writes = (int)(rnd() % 2);
+}
+
+static int pf_is(const char *name)
+{
+    return pf && strcmp(pf->name, name) == 0;
+}
+
+/* The handshake, with its fault. */
+static void protofuzz_handshake(void)
+{
+    if (pf_is("ready-first"))
+        send_ready();
+    send_identify(1);
+    if (pf_is("identify-twice"))
+        send_identify(1);
+    if (pf_is("choice-early"))
+        send_index(1, 0);
+    send_ready();
+    if (pf_is("ready-twice"))
+        send_ready();
+}
+
+/* At the chosen decision: 1 if the fault answered it (or will never answer). */
+static int protofuzz_decision(const Okrpb__Decision *d)
+{
+    if (pf_is("empty")) {
+        uint8_t zero = 0; /* a frame of length 0: an empty FromBot */
+        write_all(&zero, 1);
+    } else if (pf_is("wrongid")) {
+        send_index(d->id ^ 0x40, 0);
+    } else if (pf_is("double-choice")) {
+        send_index(d->id, 0);
+        send_index(d->id, 0);
+        return 1;
+    } else if (pf_is("identify-mid")) {
+        send_identify(1);
+    } else if (pf_is("ready-mid")) {
+        send_ready();
+    } else if (pf_is("badindex")) {
+        send_index(d->id, (uint32_t)d->n_legal);
+        pf = NULL; /* an IA keeps the process: behave from now on */
+        return 1;
+    } else if (pf_is("oversized")) {
+        uint8_t hdr[10];
+        size_t n = okrpb_varint_put((uint64_t)OKRPB_MAX_FROM_BOT + 1, hdr);
+        write_all(hdr, n);
+    } else if (pf_is("garbage")) {
+        static const uint8_t junk[] = {5, 0xff, 0xff, 0xff, 0xff, 0xff};
+        write_all(junk, sizeof junk);
+    } else {
+        return 0;
+    }
+    return 0;
+}
+
+/* After Bye: messages nobody waits for any more; the arena must ignore them. */
+static void protofuzz_after_bye(void)
+{
+    if (!pf_is("after-bye"))
+        return;
+    send_index(12345, 0);
+    send_identify(1);
+    send_ready();
+}
+
 static void leave_child(int new_session)
 {
     pid_t pid = fork();
@@ -228,6 +338,7 @@ static void leave_child(int new_session)
 
 int main(int argc, char **argv)
 {
+    int print_plan = 0;
     rng_state = (uint64_t)getpid() * 0x2545f4914f6cdd1dULL ^ (uint64_t)time(NULL);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
@@ -240,10 +351,20 @@ int main(int argc, char **argv)
             sleep_ms = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
             bot_name = argv[++i];
+        else if (strcmp(argv[i], "--plan") == 0)
+            print_plan = 1;
         else {
             fprintf(stderr, "helper_bot: unknown argument '%s'\n", argv[i]);
             return 2;
         }
+    }
+    if (is("protofuzz")) {
+        protofuzz_plan();
+        if (print_plan) {
+            printf("%s %s\n", pf->name, pf->verdict);
+            return 0;
+        }
+        protofuzz_handshake();
     }
     if (is("noread")) {
         send_identify(1);
@@ -269,6 +390,8 @@ int main(int argc, char **argv)
         }
         switch (m->msg_case) {
         case OKRPB__TO_BOT__MSG_HELLO:
+            if (is("protofuzz"))
+                break; /* it answered before reading Hello */
             if (is("slowstart"))
                 sleep_for(sleep_ms ? sleep_ms : 5000);
             if (is("printhello"))
@@ -279,6 +402,10 @@ int main(int argc, char **argv)
             break;
         case OKRPB__TO_BOT__MSG_DECISION: {
             const Okrpb__Decision *d = m->decision;
+            if (pf && pf->in_game == 1 && answered == pf_at && protofuzz_decision(d)) {
+                answered++;
+                break;
+            }
             if (answered >= after)
                 misbehave(d);
             if (is("badindex") || is("illegal")) {
@@ -317,6 +444,7 @@ int main(int argc, char **argv)
         case OKRPB__TO_BOT__MSG_BYE:
             okrpb__to_bot__free_unpacked(m, NULL);
             free(buf);
+            protofuzz_after_bye();
             if (is("nobye"))
                 sleep_forever();
             return 0;

@@ -105,5 +105,26 @@ check "a dropped action is reported as a mismatch" grep -q "MISMATCH" "$TMP/t1.o
 check "a changed total is reported as a mismatch" grep -q "final totals differ" "$TMP/t2.out"
 check "a cut record is reported" grep -q "no result line" "$TMP/t3.out"
 
+# forfeits from the record are seat numbers: out of range (a shift by 32 wrapped to seat 0 on
+# x86), negative, repeated or not numbers, they are refused with file:line, never "verified"
+fid=$(python3 -c "
+import json
+print([x['game_id'] for x in map(json.loads, open('$out/games.jsonl')) if not x['completed']][0])")
+frec="$out/records/$fid.jsonl"
+for bad in '[32]' '[-32]' '[3]' '[33]' '["1"]' '[1,1]' '7'; do
+    python3 - "$frec" "$TMP/ff.jsonl" "$bad" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+res = json.loads(lines[-1]); res["forfeits"] = json.loads(sys.argv[3])
+open(sys.argv[2], "w").write("\n".join(lines[:-1] + [json.dumps(res)]) + "\n")
+PY
+    nl=$(wc -l <"$TMP/ff.jsonl")
+    "$ARENA" replay --quiet "$TMP/ff.jsonl" >"$TMP/ff.out" 2>&1
+    rc=$?
+    check "forfeits $bad: exit 1, refused at ff.jsonl:$nl, not verified" \
+        test "$rc" -eq 1 -a -z "$(grep verified "$TMP/ff.out")" \
+        -a -n "$(grep -F "ff.jsonl:$nl: forfeits" "$TMP/ff.out")"
+done
+
 check "no process left" leftovers
 finish

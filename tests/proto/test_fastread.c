@@ -9,55 +9,11 @@
  * - valid but non-canonical encodings (fields out of order, unknown fields) are declined;
  * - okrpb_from_bot_unpack, the arena's reader of Choice frames, returns protobuf-c's message
  *   for real, corrupted, non-canonical and random frames. */
+#include "../helpers/tobot_slow.h"
 #include "fastkit.h"
 
 /* The slow path into the same struct: 1 when the SDK would accept the message. */
-static int slow_decode(const uint8_t *p, size_t n, okrpb_fast_in *out)
-{
-    okr_refusal why;
-    int ok = 0;
-    Okrpb__ToBot *m = okrpb__to_bot__unpack(NULL, n, p);
-    if (!m)
-        return 0;
-    if (m->msg_case == OKRPB__TO_BOT__MSG_DECISION) {
-        const Okrpb__Decision *d = m->decision;
-        if (!d->view || d->n_legal < 1 || d->n_legal > OKR_MAX_ACTIONS)
-            goto out;
-        if (okrpb_view_to(d->view, &out->view, &why) != OKR_OK)
-            goto out;
-        if (d->n_legal > out->cap_legal) {
-            out->legal = realloc(out->legal, d->n_legal * sizeof *out->legal);
-            assert_non_null(out->legal);
-            out->cap_legal = d->n_legal;
-        }
-        for (size_t i = 0; i < d->n_legal; i++)
-            if (!d->legal[i] || okrpb_action_to(d->legal[i], &out->legal[i], &why) != OKR_OK)
-                goto out;
-        out->kind = OKRPB_FAST_DECISION;
-        out->id = d->id;
-        out->time_ms = d->time_ms;
-        out->bank_ms = d->bank_ms;
-        out->hard_ms = d->hard_ms;
-        out->n_legal = d->n_legal;
-        ok = 1;
-    } else if (m->msg_case == OKRPB__TO_BOT__MSG_EVENTS) {
-        const Okrpb__Events *e = m->events;
-        if (e->n_events > out->cap_events) {
-            out->events = realloc(out->events, e->n_events * sizeof *out->events);
-            assert_non_null(out->events);
-            out->cap_events = e->n_events;
-        }
-        for (size_t i = 0; i < e->n_events; i++)
-            if (!e->events[i] || okrpb_event_to(e->events[i], &out->events[i], &why) != OKR_OK)
-                goto out;
-        out->kind = OKRPB_FAST_EVENTS;
-        out->n_events = e->n_events;
-        ok = 1;
-    }
-out:
-    okrpb__to_bot__free_unpacked(m, NULL);
-    return ok;
-}
+#define slow_decode okrt_slow_decode
 
 static void assert_same(const okrpb_fast_in *f, const okrpb_fast_in *s)
 {
@@ -267,6 +223,35 @@ static void test_noncanonical_declined(void **state)
     okrpb_fast_free(&s);
 }
 
+/* protobuf-c 1.4.1 reads a key or a length prefix of at most 5 bytes and refuses a longer
+ * one, even when the extra bytes are 0x80 padding; values may take 10. The fast path must
+ * refuse (decline) exactly the same frames, or a verdict would depend on an unrelated field. */
+static void test_overlong_varints(void **state)
+{
+    (void)state;
+    okrpb_fast_in f = {0}, s = {0};
+    /* ToBot { events (4) = Events {} } with the length prefix padded to 7 bytes */
+    const uint8_t long_len[] = {0x22, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
+    /* the same with the key 0x22 padded to 6 bytes */
+    const uint8_t long_key[] = {0xa2, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00};
+    /* 5 bytes each: the longest protobuf-c takes */
+    const uint8_t five[] = {0xa2, 0x80, 0x80, 0x80, 0x00, 0x80, 0x80, 0x80, 0x80, 0x00};
+    assert_int_equal(slow_decode(long_len, sizeof long_len, &s), 0);
+    assert_int_equal(okrpb_fast_decode(&f, long_len, sizeof long_len), 0);
+    assert_int_equal(slow_decode(long_key, sizeof long_key, &s), 0);
+    assert_int_equal(okrpb_fast_decode(&f, long_key, sizeof long_key), 0);
+    assert_int_equal(slow_decode(five, sizeof five, &s), 1);
+    if (okrpb_fast_decode(&f, five, sizeof five) == 1)
+        assert_same(&f, &s);
+    /* an Event inside: the sub-message prefix of the Event padded to 6 bytes */
+    const uint8_t inner[] = {0x22, 0x0a, 0x0a, 0x84, 0x80, 0x80, 0x80,
+                             0x80, 0x00, 0x10, 0x01, 0x18, 0x01};
+    assert_int_equal(slow_decode(inner, sizeof inner, &s), 0);
+    assert_int_equal(okrpb_fast_decode(&f, inner, sizeof inner), 0);
+    okrpb_fast_free(&f);
+    okrpb_fast_free(&s);
+}
+
 /* okrpb_from_bot_unpack gives protobuf-c's result for real Choice frames, their corrupted
  * copies, non-canonical encodings and garbage. */
 static void assert_same_from_bot(const uint8_t *p, size_t n)
@@ -334,6 +319,18 @@ static void test_from_bot(void **state)
     assert_same_from_bot(twice, sizeof twice);
     assert_same_from_bot(unknown, sizeof unknown);
     assert_same_from_bot(wide, sizeof wide);
+    /* a Choice whose length prefix is padded to 7 bytes, its index key to 6, and both at
+     * the 5-byte limit: protobuf-c refuses the first two and takes the third */
+    const uint8_t long_len[] = {0x1a, 0x84, 0x80, 0x80, 0x80, 0x80,
+                                0x80, 0x00, 0x08, 0x01, 0x10, 0x05};
+    const uint8_t long_key[] = {0x1a, 0x07, 0x90, 0x80, 0x80, 0x80, 0x80, 0x00, 0x05};
+    const uint8_t five[] = {0x9a, 0x80, 0x80, 0x80, 0x00, 0x86, 0x80, 0x80,
+                            0x80, 0x00, 0x90, 0x80, 0x80, 0x80, 0x00, 0x05};
+    assert_null(okrpb__from_bot__unpack(NULL, sizeof long_len, long_len));
+    assert_null(okrpb__from_bot__unpack(NULL, sizeof long_key, long_key));
+    assert_same_from_bot(long_len, sizeof long_len);
+    assert_same_from_bot(long_key, sizeof long_key);
+    assert_same_from_bot(five, sizeof five);
     assert_same_from_bot(NULL, 0);
     for (int k = 0; k < 20000; k++) {
         size_t n = kit_below(sizeof bad);
@@ -351,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_largest_list_and_every_prefix),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_noncanonical_declined),
+        cmocka_unit_test(test_overlong_varints),
         cmocka_unit_test(test_from_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,10 +94,62 @@ PY
 "$ARENA" tournament "$T" --out "$TMP/c" --jobs 2 --quiet --resume 2> "$TMP/c.err"
 rc=$?
 check "corrupted journal: exit 0" test "$rc" -eq 0
-check "corrupted journal: the flipped line is reported with its line" grep -q "journal.jsonl:$((n / 2 + 1)): bad checksum, the game will be replayed" "$TMP/c.err"
+check "corrupted journal: the flipped line is reported with its line" grep -q "journal.jsonl:$((n / 2 + 1)): bad checksum; game [0-9]* will be played again" "$TMP/c.err"
 check "corrupted journal: the torn line is reported" grep -q "journal.jsonl:$n: torn" "$TMP/c.err"
 check "corrupted journal: repaired" grep -q "repaired" "$TMP/c.err"
 check "corrupted journal: same results after replaying" same_outputs "$TMP/ref" "$TMP/c"
+
+check "corrupted journal: the journal as it was is kept beside the repaired one" \
+    cmp -s "$TMP/c/journal.jsonl.orig-1" <(python3 -c "
+import sys
+lines = open('$TMP/ref/journal.jsonl', 'rb').read().split(b'\n')[:-1]
+i = len(lines) // 2
+lines[i] = lines[i].replace(b'\"completed\":true', b'\"completed\":trUe', 1)
+sys.stdout.buffer.write((b'\n'.join(lines) + b'\n')[:-25])")
+
+# a journal with CRLF line endings (copied through a Windows editor) is read as it is: nothing
+# dropped, nothing replayed, the same results
+cp -r "$TMP/ref" "$TMP/crlf"
+rm "$TMP/crlf/results.json" "$TMP/crlf/standings.csv" "$TMP/crlf/games.jsonl"
+sed -i 's/$/\r/' "$TMP/crlf/journal.jsonl"
+"$ARENA" tournament "$T" --out "$TMP/crlf" --jobs 2 --quiet --resume 2> "$TMP/crlf.err"
+check "CRLF journal: exit 0" test $? -eq 0
+check "CRLF journal: no line dropped, nothing repaired" \
+    test -z "$(grep -E 'not a journal line|repaired|replayed' "$TMP/crlf.err")"
+check "CRLF journal: same results" same_outputs "$TMP/ref" "$TMP/crlf"
+
+# lines that are never replayed are not said to be: a blank line, a game index past the
+# schedule, and a line of another tournament (seed 22) in place of one of ours
+"$ARENA" tournament "$T" --out "$TMP/other" --jobs 2 --quiet --seed 22 --deals 1
+cp -r "$TMP/ref" "$TMP/x"
+rm "$TMP/x/results.json" "$TMP/x/standings.csv" "$TMP/x/games.jsonl"
+python3 - "$TMP/x/journal.jsonl" "$TMP/other/journal.jsonl" <<'PY'
+import json, sys
+p, other = sys.argv[1], sys.argv[2]
+lines = open(p).read().split("\n")[:-1]
+far = json.loads(lines[0]); far["game"] = 99999
+lines.insert(1, "")                      # line 2: blank
+lines.insert(2, json.dumps(far, separators=(",", ":")))  # line 3: game 99999, past the schedule
+theirs = open(other).read().split("\n")[0]
+g = json.loads(theirs)["game"]
+mine = [i for i, l in enumerate(lines) if l.startswith('{"game":%d,' % g)][0]
+lines[mine] = theirs                     # the other tournament's game g instead of ours
+open(p, "w").write("\n".join(lines) + "\n")
+open(p + ".theirs", "w").write("%d %d\n" % (mine + 1, g))
+PY
+read -r tl tg < "$TMP/x/journal.jsonl.theirs"
+rm "$TMP/x/journal.jsonl.theirs"
+"$ARENA" tournament "$T" --out "$TMP/x" --jobs 2 --quiet --resume 2> "$TMP/x.err"
+check "odd lines: exit 0" test $? -eq 0
+check "a blank line is named, not replayed" grep -q "journal.jsonl:2: blank line; dropped$" "$TMP/x.err"
+check "a game past the schedule is not replayed" \
+    grep -q "journal.jsonl:3: game 99999 is not in this tournament's schedule (.* games); dropped$" "$TMP/x.err"
+check "another tournament's line says so" \
+    grep -q "journal.jsonl:$tl: game $tg is from another tournament" "$TMP/x.err"
+check "... and its game is played again" grep -q "journal.jsonl:$tl: .*game $tg will be played again" "$TMP/x.err"
+check "'will be replayed/played again' only for that game" \
+    test "$(grep -c 'journal.jsonl:[0-9]*: .*played again' "$TMP/x.err")" -eq 1
+check "odd lines: same results" same_outputs "$TMP/ref" "$TMP/x"
 
 # refusals
 mkdir -p "$TMP/full" && touch "$TMP/full/x"

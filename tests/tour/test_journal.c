@@ -116,7 +116,7 @@ static void test_roundtrip_sorted(void **state)
     write_games(f->path, order, 6);
     ar_journal_data d;
     char err[256] = "";
-    assert_int_equal(ar_journal_read(f->path, &d, NULL, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
     assert_true(d.exists);
     assert_int_equal(d.n, 6);
     assert_int_equal(d.bad, 0);
@@ -136,12 +136,12 @@ static void test_missing_and_empty(void **state)
     fx *f = *state;
     ar_journal_data d;
     char err[256] = "";
-    assert_int_equal(ar_journal_read(f->path, &d, NULL, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
     assert_false(d.exists);
     assert_int_equal(d.n, 0);
     ar_journal_data_free(&d);
     spit(f->path, "", 0);
-    assert_int_equal(ar_journal_read(f->path, &d, NULL, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
     assert_true(d.exists);
     assert_int_equal(d.n, 0);
     assert_false(d.needs_repair);
@@ -154,7 +154,8 @@ static void expect_repaired(const char *path, int want_n, int want_bad, const ch
     ar_journal_data d;
     char err[256] = "";
     FILE *r = report_file();
-    assert_int_equal(ar_journal_read(path, &d, r, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(path, &d, NULL, NULL, err, sizeof err), 0);
+    ar_journal_report(&d, path, r, NULL, NULL);
     char *rep = report_text(r);
     assert_int_equal(d.n, want_n);
     assert_int_equal(d.bad, want_bad);
@@ -164,7 +165,7 @@ static void expect_repaired(const char *path, int want_n, int want_bad, const ch
     free(rep);
     assert_int_equal(ar_journal_rewrite(path, d.e, d.n), 0);
     ar_journal_data d2;
-    assert_int_equal(ar_journal_read(path, &d2, NULL, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(path, &d2, NULL, NULL, err, sizeof err), 0);
     assert_int_equal(d2.n, want_n);
     assert_false(d2.needs_repair);
     for (long long i = 0; i < d2.n; i++) {
@@ -194,7 +195,7 @@ static void test_truncated_last_line(void **state)
         write_games(f->path, (int[]){3}, 1);
         ar_journal_data d;
         char err[256];
-        assert_int_equal(ar_journal_read(f->path, &d, NULL, err, sizeof err), 0);
+        assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
         assert_int_equal(d.n, 4);
         assert_false(d.needs_repair);
         ar_journal_data_free(&d);
@@ -220,7 +221,7 @@ static void test_flipped_byte(void **state)
     assert_non_null(x);
     x[5] ^= 0x01; /* '2' -> '3' */
     spit(f->path, b, len);
-    expect_repaired(f->path, 4, 1, "journal.jsonl:3: bad checksum, the game will be replayed");
+    expect_repaired(f->path, 4, 1, "journal.jsonl:3: bad checksum; dropped");
     /* a flipped byte in the checksum field itself */
     write_games(f->path, (int[]){2}, 1);
     free(b);
@@ -252,7 +253,8 @@ static void test_duplicate_same(void **state)
     ar_journal_data d;
     char err[256] = "";
     FILE *r = report_file();
-    assert_int_equal(ar_journal_read(f->path, &d, r, err, sizeof err), 0);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
+    ar_journal_report(&d, f->path, r, NULL, NULL);
     char *rep = report_text(r);
     assert_non_null(strstr(rep, "journal.jsonl:4: game 1 recorded twice (also line 2)"));
     free(rep);
@@ -274,11 +276,118 @@ static void test_duplicate_different(void **state)
     assert_int_equal(ar_journal_append(j, 1, "{\"g\":1,\"x\":\"another result\"}"), 0);
     ar_journal_close(j);
     ar_journal_data d;
-    assert_int_equal(ar_journal_read(f->path, &d, NULL, err, sizeof err), -EINVAL);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, "journal.jsonl:4: game 1 is recorded twice with different "
                                 "results (first at line 2)"));
     assert_int_equal(d.n, 0);
     assert_null(d.e);
+}
+
+/* CRLF line ends read as LF ones; a blank line is named and dropped. */
+static void test_crlf_and_blank(void **state)
+{
+    fx *f = *state;
+    write_games(f->path, (int[]){0, 1, 2}, 3);
+    long len;
+    char *b = slurp(f->path, &len);
+    char *crlf = malloc((size_t)len * 2 + 8);
+    assert_non_null(crlf);
+    long n = 0;
+    for (long i = 0; i < len; i++) {
+        if (b[i] == '\n')
+            crlf[n++] = '\r';
+        crlf[n++] = b[i];
+    }
+    spit(f->path, crlf, n);
+    ar_journal_data d;
+    char err[256] = "";
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.bad, 0);
+    assert_false(d.needs_repair);
+    assert_string_equal(d.e[2].payload, "{\"g\":2,\"x\":\"game 2, some text\"}");
+    ar_journal_data_free(&d);
+    /* a blank line (LF or CRLF) between games */
+    memcpy(crlf + n, "\r\n\n", 3);
+    spit(f->path, crlf, n + 3);
+    write_games(f->path, (int[]){3}, 1);
+    expect_repaired(f->path, 4, 2, "journal.jsonl:4: blank line; dropped");
+    free(crlf);
+    free(b);
+}
+
+/* The caller's check runs before duplicates are looked for: a foreign copy of a game is
+ * dropped for the caller's reason, not reported as a conflict; the index of a dropped line is
+ * known when it could be read. */
+static int only_g_below_2(void *ud, long long index, const char *payload, char *why, size_t cap)
+{
+    (void)ud;
+    if (strstr(payload, "another") || index >= 2) {
+        snprintf(why, cap, "game %lld is not ours", index);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *fate_of(void *ud, const ar_journal_drop *x)
+{
+    snprintf(ud, 64, "fate of %lld", x->index);
+    return ud;
+}
+
+static void test_fits_and_fate(void **state)
+{
+    fx *f = *state;
+    write_games(f->path, (int[]){0, 1, 2}, 3);
+    char err[256] = "";
+    ar_journal *j = ar_journal_open(f->path, err, sizeof err);
+    assert_int_equal(ar_journal_append(j, 1, "{\"g\":1,\"x\":\"another result\"}"), 0);
+    ar_journal_close(j);
+    ar_journal_data d;
+    assert_int_equal(ar_journal_read(f->path, &d, only_g_below_2, NULL, err, sizeof err), 0);
+    assert_int_equal(d.n, 2);
+    assert_int_equal(d.ndrop, 2);
+    assert_int_equal(d.drop[0].line, 3);
+    assert_int_equal(d.drop[0].index, 2);
+    assert_int_equal(d.drop[1].line, 4);
+    assert_int_equal(d.drop[1].index, 1);
+    char buf[64];
+    FILE *r = report_file();
+    ar_journal_report(&d, "J", r, fate_of, buf);
+    char *rep = report_text(r);
+    assert_non_null(strstr(rep, "J:3: game 2 is not ours; fate of 2\n"));
+    assert_non_null(strstr(rep, "J:4: game 1 is not ours; fate of 1\n"));
+    free(rep);
+    ar_journal_data_free(&d);
+    /* a torn line still names its game */
+    spit(f->path, "{\"game\":7,\"sum\":\"00", 19);
+    assert_int_equal(ar_journal_read(f->path, &d, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(d.ndrop, 1);
+    assert_int_equal(d.drop[0].index, 7);
+    ar_journal_data_free(&d);
+}
+
+/* ar_journal_keep: the file as it was, under the first free PATH.orig-N. */
+static void test_keep(void **state)
+{
+    fx *f = *state;
+    write_games(f->path, (int[]){0, 1}, 2);
+    long len, len1, len2;
+    char *b = slurp(f->path, &len);
+    char kept[512];
+    assert_int_equal(ar_journal_keep(f->path, kept, sizeof kept), 0);
+    assert_non_null(strstr(kept, "journal.jsonl.orig-1"));
+    assert_int_equal(ar_journal_rewrite(f->path, NULL, 0), 0); /* the repair */
+    char *k1 = slurp(kept, &len1);
+    assert_int_equal(len1, len);
+    assert_memory_equal(k1, b, (size_t)len);
+    assert_int_equal(ar_journal_keep(f->path, kept, sizeof kept), 0);
+    assert_non_null(strstr(kept, "journal.jsonl.orig-2"));
+    char *k2 = slurp(kept, &len2);
+    assert_int_equal(len2, 0);
+    free(b);
+    free(k1);
+    free(k2);
 }
 
 static void test_append_refuses_newline(void **state)
@@ -305,6 +414,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_garbage_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_duplicate_same, setup, teardown),
         cmocka_unit_test_setup_teardown(test_duplicate_different, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_crlf_and_blank, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fits_and_fate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_append_refuses_newline, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

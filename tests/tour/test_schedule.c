@@ -438,7 +438,19 @@ static void test_bad_options(void **state)
     expect_einval(o, "deals");
     o = opts(5, 3, 10, 1);
     o.deals = INT64_MAX / 2;
-    expect_einval(o, "too many games");
+    expect_einval(o, "more than the limit of");
+    /* the limit itself (a resumed tournament.json is checked here too): 10 tables x 3 seats */
+    o = opts(5, 3, 10, 1);
+    o.deals = AR_SCHED_MAX_GAMES / 30 + 1;
+    expect_einval(o, "more than the limit of");
+    o.deals = AR_SCHED_MAX_GAMES / 30;
+    ar_schedule s;
+    char err[256];
+    assert_int_equal(ar_schedule_make(&o, &s, err, sizeof err), 0);
+    assert_true(s.ngames <= AR_SCHED_MAX_GAMES);
+    /* ar_schedule_ntables agrees with the tables it makes */
+    assert_int_equal(ar_schedule_ntables(5, 3, 0, AR_FORMAT_ROUND_ROBIN, 10), s.ntables);
+    ar_schedule_free(&s);
     o = opts(5, 3, 10, 1);
     o.format = 7;
     expect_einval(o, "format");

@@ -415,6 +415,15 @@ static void test_overrides(void **state)
 
     /* An override that creates a section: its errors name the override. */
     load_ok("over2.tour", three, &t);
+    /* The games a tournament may schedule (AR_SCHED_MAX_GAMES; one table of 3 seats here):
+     * the last deal that fits is taken, the next is refused with the numbers. */
+    char deals[64];
+    snprintf(deals, sizeof deals, "tournament.deals=%d", AR_SCHED_MAX_GAMES / 3);
+    set_ok(&t, deals);
+    snprintf(deals, sizeof deals, "tournament.deals=%d", AR_SCHED_MAX_GAMES / 3 + 1);
+    expect_set_error(&t, deals, "deals x 1 table x 3 seats");
+    expect_set_error(&t, "tournament.deals=1000000000", "1000000000 deals x 1 table x 3 seats");
+    assert_int_equal(t.deals, AR_SCHED_MAX_GAMES / 3);
     expect_set_error(&t, "sprt.s0=1", "[sprt] needs both s0 and s1");
     assert_int_equal(t.sprt, 0);
     set_ok(&t, "errors.on_error=substitute");

@@ -35,6 +35,19 @@ check "a bad --set: exit 2" test $? -eq 2
 "$ARENA" tournament "$TMP/ok.tour" --plan --shard 3/3 2> "$TMP/shard.err"
 check "a bad --shard: exit 2" test $? -eq 2
 check "... saying why" grep -q "0 <= K < N" "$TMP/shard.err"
+# more games than a tournament may hold (docs/tournaments.md): refused when the file is read,
+# by --plan, by the run (before it makes its folder) and as an override
+printf '[tournament]\nrules = gin\nseats = 2\ndeals = 1000000000\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @random\n' > "$TMP/huge.tour"
+"$ARENA" tournament "$TMP/huge.tour" --plan > /dev/null 2> "$TMP/huge.err"
+check "deals = 1000000000: --plan exits 2" test $? -eq 2
+check "... naming the line, the key and the limit" \
+    grep -q "huge.tour:4: deals = 1000000000: .*more than the limit of" "$TMP/huge.err"
+"$ARENA" tournament "$TMP/huge.tour" --out "$TMP/huge" > /dev/null 2> "$TMP/huge-run.err"
+check "deals = 1000000000: the run exits 2 (not 134)" test $? -eq 2
+check "... and leaves no folder" test ! -e "$TMP/huge"
+"$ARENA" tournament "$TMP/ok.tour" --plan --set tournament.deals=1000000000 > /dev/null 2> "$TMP/hugeset.err"
+check "--set tournament.deals=1000000000: exit 2" test $? -eq 2
+check "... naming the override" grep -q "set tournament.deals=1000000000: deals" "$TMP/hugeset.err"
 printf '[tournament]\nrules = gin\nseats = 2\n[entrant a]\ncommand = ./no-such-bot\n[entrant b]\ncommand = @random\n' > "$TMP/nobot.tour"
 "$ARENA" tournament "$TMP/nobot.tour" --out "$TMP/nb" 2> "$TMP/nobot.err"
 check "a missing bot program: exit 2" test $? -eq 2
