@@ -9,6 +9,8 @@ PACKAGES=(
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     libevent-dev libcmocka-dev libjansson-dev libinih-dev
     python3 python3-protobuf
+    # the Python module okr (sdk/python/okr): headers to build it, pytest to test it
+    python3-dev python3-pytest
     clang clang-format valgrind
     nodejs npm
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
