@@ -457,3 +457,29 @@ def test_determinize_takes_a_random_generator():
     assert a.hand(0) == g.hand(0)
     with pytest.raises(TypeError):
         okr.determinize(object(), 1)
+
+
+# ---- docs/python.md ---------------------------------------------------------------------------
+
+def test_docs_monte_carlo_bot():
+    """The 20-line Monte Carlo bot of docs/python.md, as printed there, plays legal moves and
+    finishes hands against the random player."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "../../../../docs/python.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## A Monte Carlo bot"):]
+    code = section[section.index("```python\n") + 10:section.index("```\n", section.index("```python"))]
+    assert len(code.strip().split("\n")) <= 22
+    ns = {}
+    exec(compile(code, "docs/python.md", "exec"), ns)
+    rng = random.Random(5)
+    for seed in range(2 if FAST else 4):
+        g = okr.Game("gin", seed=seed)
+        while not g.hand_over():
+            if g.to_act == 0:
+                i = ns["monte_carlo"](g, 0, rng, worlds=2, playouts=1)
+                assert 0 <= i < g.legal_count()
+                g.apply(i)
+            else:
+                g.apply(rng.randrange(g.legal_count()))
+        assert g.hand_result() is not None
