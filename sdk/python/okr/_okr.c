@@ -198,6 +198,13 @@ static int set_options(okr_rules *r, PyObject *kw)
             const char *s = PyUnicode_AsUTF8(value);
             if (!s)
                 return -1;
+            if (strlen(s) >= sizeof text) { /* no option's value is this long */
+                okr_refusal why;
+                snprintf(why.rule, sizeof why.rule, "option");
+                snprintf(why.reason, sizeof why.reason, "%.40s: value too long", name);
+                refuse(&why);
+                return -1;
+            }
             snprintf(text, sizeof text, "%s", s);
         } else {
             PyErr_Format(PyExc_TypeError, "option %s: a value is a str, int or bool", name);
@@ -713,8 +720,13 @@ static PyObject *Game_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     rules = got[0];
     pack = got[3];
     GameObject *o = NULL;
-    if (got[1] && (players = (int)PyLong_AsLong(got[1])) == -1 && PyErr_Occurred())
-        goto done;
+    if (got[1]) {
+        long p = PyLong_AsLong(got[1]);
+        if (p == -1 && PyErr_Occurred())
+            goto done;
+        /* out-of-range counts go to the engine as -1 so that RULES 2.1 refuses them */
+        players = p < 0 || p > 1000 ? -1 : (int)p;
+    }
     if (got[2] && got[2] != Py_None) {
         seed = PyLong_AsUnsignedLongLongMask(got[2]);
         if (PyErr_Occurred())

@@ -483,3 +483,36 @@ def test_docs_monte_carlo_bot():
             else:
                 g.apply(rng.randrange(g.legal_count()))
         assert g.hand_result() is not None
+
+
+# ---- hostile input ----------------------------------------------------------------------------
+
+def test_garbage_never_crashes():
+    """Random text, cards, seats and options raise the documented exceptions, nothing else."""
+    rng = random.Random(99)
+    alphabet = "AKQJT98765432CDHSJK =<>-,;\x00\xff " + "draw take meld add discard knock pass"
+    g = okr.Game("laws", players=3, seed=1)
+    for _ in range(300 if FAST else 3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        for fn in (g.parse, g.apply, okr.card, okr.cards, okr.gin_best, okr.find_melds):
+            try:
+                fn(text)
+            except (okr.Refused, ValueError, IndexError, TypeError):
+                pass
+        assert g.check()
+    for bad in (-1, 53, 255, 2**70, -2**70):
+        with pytest.raises((ValueError, OverflowError)):
+            okr.card(bad)
+        with pytest.raises((IndexError, OverflowError)):
+            g.view(bad)
+    for players in (0, -1, 9, 2**32 + 2, 2**40):
+        with pytest.raises((okr.Refused, OverflowError)):
+            okr.Game("laws", players=players)
+    with pytest.raises(okr.Refused):
+        okr.Game("laws", players=3, qs_discard="any" + " " * 40)
+    with pytest.raises(TypeError):
+        okr.Game("laws", players=3, target=1.5)
+    with pytest.raises((okr.Refused, ValueError)):
+        okr.Game("laws", players=3, pack=[0] * 200)
+    with pytest.raises(okr.Refused):
+        okr.Game("gin", pack=list(range(52))[:-1] + [0])  # a card twice (RULES 1.1)
