@@ -1378,57 +1378,232 @@ static PyObject *m_option_names(PyObject *m, PyObject *unused)
     return l;
 }
 
+/* ---- Views from elsewhere (okbot's protobuf View, or any object with its fields) --------- */
+
+static int attr_long(PyObject *o, const char *name, long lo, long hi, long *out)
+{
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (!v)
+        return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "view.%s = %ld is out of range %ld..%ld", name, x, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* view.NAME as a list of at most `cap` ints in lo..hi, written as int32; the count or -1. */
+static int attr_ints(PyObject *o, const char *name, long lo, long hi, int32_t *out, int cap)
+{
+    PyObject *v = PyObject_GetAttrString(o, name);
+    PyObject *seq = v ? PySequence_Fast(v, "view field: a list of ints") : NULL;
+    Py_XDECREF(v);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "view.%s has %zd entries, at most %d", name, n, cap);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "view.%s[%zd] = %ld is out of range", name, i, x);
+            return -1;
+        }
+        out[i] = (int32_t)x;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+/* Fill *v from an object with the protocol View's fields (proto/okr.proto). 0 or -1. The
+ * engine's okr_determinize then checks it against the pack. */
+static int view_from_fields(PyObject *o, okr_view *v)
+{
+    int32_t buf[OKR_MAX_CARDS];
+    long x;
+    memset(v, 0, sizeof *v);
+#define FIELD(name, hi, dst)                                                                       \
+    do {                                                                                           \
+        if (attr_long(o, name, 0, hi, &x) < 0)                                                     \
+            return -1;                                                                             \
+        dst = (uint8_t)x;                                                                          \
+    } while (0)
+    FIELD("seat", OKR_MAX_PLAYERS - 1, v->seat);
+    FIELD("players", OKR_MAX_PLAYERS, v->players);
+    FIELD("phase", OKR_PH_GAME_OVER, v->phase);
+    FIELD("dealer", OKR_MAX_PLAYERS - 1, v->dealer);
+    FIELD("turn_seat", OKR_MAX_PLAYERS - 1, v->turn_seat);
+    FIELD("to_act", OKR_MAX_PLAYERS - 1, v->to_act);
+    FIELD("stock_size", OKR_MAX_CARDS, v->stock_n);
+    FIELD("upcard", 255, v->upcard);
+    FIELD("stock_locked", 1, v->stock_locked);
+    FIELD("discarder", OKR_MAX_PLAYERS - 1, v->discarder);
+    FIELD("claim_meld", 255, v->claim_meld);
+    FIELD("upcard_passes", OKR_MAX_PLAYERS, v->upcard_passes);
+#undef FIELD
+    if (attr_long(o, "hand_no", 0, 65535, &x) < 0)
+        return -1;
+    v->hand_no = (uint16_t)x;
+    if (attr_long(o, "turns", 0, 65535, &x) < 0)
+        return -1;
+    v->turns = (uint16_t)x;
+    int p = v->players, n;
+    if ((n = attr_ints(o, "hand", 0, OKR_KINDS - 1, buf, OKR_MAX_CARDS)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->hand[buf[i]]++;
+    if ((n = attr_ints(o, "pile", 0, OKR_KINDS - 1, buf, OKR_MAX_CARDS)) < 0)
+        return -1;
+    v->pile_n = (uint8_t)n;
+    for (int i = 0; i < n; i++)
+        v->pile[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "hand_sizes", 0, OKR_MAX_CARDS, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->hand_n[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "turns_drawn", 0, 2, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->drew[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "melded_before", 0, 1, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->melded_before[i] = (uint8_t)buf[i];
+    if (attr_ints(o, "scores", INT32_MIN, INT32_MAX, v->score, p) < 0 ||
+        attr_ints(o, "concealed", INT32_MIN, INT32_MAX, v->concealed, p) < 0)
+        return -1;
+    PyObject *melds = PyObject_GetAttrString(o, "melds");
+    PyObject *seq = melds ? PySequence_Fast(melds, "view.melds: a list") : NULL;
+    Py_XDECREF(melds);
+    if (!seq)
+        return -1;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
+    if (nm > OKR_MAX_MELDS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "view.melds: more than %d", OKR_MAX_MELDS);
+        return -1;
+    }
+    v->meld_n = (uint8_t)nm;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *m = PySequence_Fast_GET_ITEM(seq, i);
+        okr_meld *d = &v->meld[i];
+        int32_t cards[OKR_MELD_CARDS], as[OKR_MELD_CARDS];
+        PyObject *t = PyObject_GetAttrString(m, "type");
+        long type = -1;
+        if (t && PyUnicode_Check(t))
+            type = PyUnicode_CompareWithASCIIString(t, "run") == 0 ? OKR_RUN : OKR_SET;
+        else if (t)
+            type = PyLong_AsLong(t); /* the protocol's MeldType: 1 set, 2 run */
+        Py_XDECREF(t);
+        int nc = -1, na = -1;
+        if (type == OKR_SET || type == OKR_RUN) {
+            nc = attr_ints(m, "cards", 0, OKR_KINDS - 1, cards, OKR_MELD_CARDS);
+            na = nc < 0 ? -1
+                        : attr_ints(m, PyObject_HasAttrString(m, "as_") ? "as_" : "as", 0,
+                                    OKR_KINDS - 1, as, OKR_MELD_CARDS);
+        } else if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "view.melds[%zd].type: 'set' or 'run'", i);
+        }
+        if (na < 0 || na != nc || attr_long(m, "owner", 0, OKR_MAX_PLAYERS - 1, &x) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "view.melds[%zd]: cards and as_ differ", i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        d->owner = (uint8_t)x;
+        d->type = (uint8_t)type;
+        d->n = (uint8_t)nc;
+        for (int k = 0; k < nc; k++) {
+            d->card[k] = (uint8_t)cards[k];
+            d->as[k] = (uint8_t)as[k];
+        }
+        long lo = 0, rank = 0, suit = 0;
+        if (attr_long(m, "lo", 0, 13, &lo) < 0 || attr_long(m, "rank", 0, 13, &rank) < 0 ||
+            attr_long(m, "suit", 0, 3, &suit) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        d->lo = (uint8_t)lo;
+        d->rank = (uint8_t)rank;
+        d->suit = (uint8_t)suit;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
 /* A full game consistent with what a view's seat knows (RULES 8.3): only the view's own
- * content goes in, so nothing hidden can come out. `rng`: an int seed, or an object with
- * getrandbits (random.Random). */
-static PyObject *m_determinize(PyObject *m, PyObject *args)
+ * content goes in, so nothing hidden can come out. `view`: from Game.view(), or okbot's
+ * protocol View (then `rules` is needed: an okr.Rules or a preset name). `rng`: an int seed,
+ * or an object with getrandbits (random.Random). */
+static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
 {
     (void)m;
-    PyObject *view, *rng;
-    if (!PyArg_ParseTuple(args, "OO:determinize", &view, &rng))
+    static char *kwlist[] = {"view", "rng", "rules", NULL};
+    PyObject *view, *rng, *rules_arg = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:determinize", kwlist, &view, &rng, &rules_arg))
         return NULL;
-    PyObject *raw = PyObject_GetAttrString(view, "_raw");
-    PyObject *rules = raw ? PyObject_GetAttrString(view, "rules") : NULL;
     okr_rules r;
     okr_view v;
     unsigned long long seed = 0;
-    GameObject *o = NULL;
-    if (!rules) {
+    PyObject *raw = PyObject_GetAttrString(view, "_raw");
+    if (!raw)
+        PyErr_Clear();
+    if (raw && PyObject_TypeCheck(raw, &RawViewType)) {
+        v = ((RawViewObject *)raw)->v;
+    } else if (view_from_fields(view, &v) < 0) {
+        Py_XDECREF(raw);
         if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "determinize: a view from Game.view()");
+            PyErr_SetString(PyExc_TypeError,
+                            "determinize: a view (Game.view() or the protocol's View)");
         }
-        goto done;
+        return NULL;
     }
-    if (!PyObject_TypeCheck(raw, &RawViewType)) {
-        PyErr_SetString(PyExc_TypeError, "determinize: a view from Game.view()");
-        goto done;
+    Py_XDECREF(raw);
+    if (rules_arg) {
+        if (rules_of(rules_arg, &r) < 0)
+            return NULL;
+    } else {
+        PyObject *rules = PyObject_GetAttrString(view, "rules");
+        if (!rules) {
+            PyErr_Clear();
+            return PyErr_Format(PyExc_TypeError,
+                                "determinize: this view has no rules: pass rules=okr.rules(...)");
+        }
+        int rc = rules_of(rules, &r);
+        Py_DECREF(rules);
+        if (rc < 0)
+            return NULL;
     }
-    v = ((RawViewObject *)raw)->v;
-    if (rules_of(rules, &r) < 0)
-        goto done;
     if (PyLong_Check(rng)) {
         seed = PyLong_AsUnsignedLongLongMask(rng);
     } else {
         PyObject *bits = PyObject_CallMethod(rng, "getrandbits", "i", 64);
         if (!bits)
-            goto done;
+            return NULL;
         seed = PyLong_AsUnsignedLongLongMask(bits);
         Py_DECREF(bits);
     }
     if (PyErr_Occurred())
-        goto done;
-    o = game_alloc(&GameType);
+        return NULL;
+    GameObject *o = game_alloc(&GameType);
     if (!o)
-        goto done;
+        return NULL;
     okr_refusal why;
     if (okr_determinize(&r, &v, (uint64_t)seed, &o->g, &why) != OKR_OK) {
-        Py_CLEAR(o);
-        refuse(&why);
+        Py_DECREF(o);
+        return refuse(&why);
     }
-done:
-    Py_XDECREF(raw);
-    Py_XDECREF(rules);
     return (PyObject *)o;
 }
 
@@ -1450,8 +1625,9 @@ static PyMethodDef module_methods[] = {
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_VARARGS | METH_KEYWORDS,
      "shuffle(seed, hand_no=1, rules='gin'): the pack of that hand, in dealing order."},
     {"option_names", m_option_names, METH_NOARGS, "Every rule option's name."},
-    {"determinize", m_determinize, METH_VARARGS,
-     "determinize(view, rng): a Game consistent with what the view's seat knows."},
+    {"determinize", (PyCFunction)(void (*)(void))m_determinize, METH_VARARGS | METH_KEYWORDS,
+     "determinize(view, rng, rules=None): a Game consistent with what the view's seat knows; "
+     "view from Game.view() or okbot (then rules=...)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,

@@ -516,3 +516,95 @@ def test_garbage_never_crashes():
         okr.Game("laws", players=3, pack=[0] * 200)
     with pytest.raises(okr.Refused):
         okr.Game("gin", pack=list(range(52))[:-1] + [0])  # a card twice (RULES 1.1)
+
+
+# ---- determinize from a view that did not come from okr (okbot's protocol View) ---------------
+
+def _fields_only(v):
+    """The view as a plain object with the protocol's fields only (no _raw, no rules)."""
+    import types
+    d = {k: x for k, x in vars(v).items() if k not in ("_raw", "rules", "knock_limit")}
+    d["melds"] = [types.SimpleNamespace(**vars(m)) for m in v.melds]
+    return types.SimpleNamespace(**d)
+
+
+def test_determinize_from_the_fields_of_a_view():
+    rng = random.Random(8)
+    states = 0
+    for preset, players in (("laws", 3), ("gin", 2), ("german", 4)):
+        for seed in range(1, 4 if FAST else 12):
+            g = okr.Game(preset, players=players, seed=seed)
+            while not g.hand_over():
+                v = g.view(g.to_act)
+                want = okr.determinize(v, 77).digest()
+                got = okr.determinize(_fields_only(v), 77, rules=g.rules).digest()
+                assert got == want
+                states += 1
+                g.apply(rng.randrange(g.legal_count()))
+    assert states > 100
+    with pytest.raises(TypeError):
+        okr.determinize(_fields_only(okr.Game().view(0)), 1)  # no rules given
+
+
+def test_determinize_from_okbot_protobuf_view():
+    """The protocol's View message (what okbot's decide() receives) works as it is."""
+    gen = os.path.join(BUILD, "sdk", "python", "okbot_gen")
+    if not os.path.exists(os.path.join(gen, "okr_pb2.py")):
+        pytest.skip("no generated okr_pb2.py (protoc missing)")
+    import sys
+    sys.path.insert(0, gen)
+    try:
+        import okr_pb2
+    except ImportError:
+        pytest.skip("python3-protobuf missing")
+    g = okr.Game("laws", players=3, seed=4)
+    rng = random.Random(2)
+    for _ in range(40):
+        g.apply(rng.randrange(g.legal_count()))
+    v = g.view(g.to_act)
+    pb = okr_pb2.View(seat=v.seat, players=v.players, phase=v.phase, dealer=v.dealer,
+                      turn_seat=v.turn_seat, to_act=v.to_act, stock_size=v.stock_size,
+                      upcard=v.upcard, stock_locked=v.stock_locked, hand_no=v.hand_no,
+                      turns=v.turns, hand=v.hand, hand_sizes=v.hand_sizes, pile=v.pile,
+                      scores=v.scores, concealed=v.concealed, discarder=v.discarder,
+                      turns_drawn=v.turns_drawn, melded_before=v.melded_before,
+                      claim_meld=v.claim_meld, upcard_passes=v.upcard_passes)
+    for m in v.melds:
+        pm = pb.melds.add(owner=m.owner, type=2 if m.type == "run" else 1, lo=m.lo,
+                          rank=m.rank, suit=m.suit, cards=m.cards)
+        getattr(pm, "as").extend(m.as_)
+    assert okr.determinize(pb, 5, rules="laws").digest() == okr.determinize(v, 5).digest()
+
+
+def test_determinize_refuses_impossible_views():
+    """Views that no game could show raise, never crash (run under ASan too)."""
+    rng = random.Random(4)
+    g = okr.Game("laws", players=3, seed=2)
+    for _ in range(20):
+        g.apply(rng.randrange(g.legal_count()))
+    base = g.view(g.to_act)
+    fields = ["seat", "players", "phase", "dealer", "turn_seat", "to_act", "stock_size",
+              "upcard", "hand_no", "turns", "discarder", "claim_meld", "upcard_passes"]
+    refused = 0
+    for i in range(400 if FAST else 3000):
+        v = _fields_only(base)
+        for _ in range(rng.randrange(1, 4)):
+            what = rng.randrange(5)
+            if what == 0:
+                setattr(v, rng.choice(fields), rng.choice([0, 1, 2, 7, 8, 9, 52, 53, 255, 256, -1]))
+            elif what == 1:
+                v.hand = v.hand + [rng.randrange(-1, 60)]
+            elif what == 2:
+                v.hand_sizes = [rng.randrange(0, 200) for _ in v.hand_sizes]
+            elif what == 3 and v.melds:
+                m = rng.choice(v.melds)
+                m.cards = m.cards[:-1] if rng.random() < 0.5 else m.cards + [rng.randrange(53)]
+            else:
+                v.pile = [rng.randrange(0, 53) for _ in range(rng.randrange(0, 60))]
+        try:
+            d = okr.determinize(v, i, rules="laws")
+        except (okr.Refused, ValueError, TypeError):
+            refused += 1
+            continue
+        assert d.check()
+    assert refused > 0
