@@ -28,7 +28,9 @@ TARGET_ACTIONS = 250_000
 TARGET_COPY_US = 2.0
 
 
-def loop_legal(seconds, seed=1000000):
+def loop(seconds, objects, seed=1000000):
+    """Whole games back to back for `seconds`; `objects`: pick among g.legal()'s Action objects,
+    else an index below g.legal_count()."""
     rng = random.Random(1)
     actions = hands = games = 0
     t0, c0 = time.perf_counter(), time.process_time()
@@ -40,27 +42,11 @@ def loop_legal(seconds, seed=1000000):
                 hands += 1
                 g.next_hand()
                 continue
-            acts = g.legal()
-            g.apply(acts[rng.randrange(len(acts))])
-            actions += 1
-        hands += 1
-        games += 1
-    return actions, hands, games, time.perf_counter() - t0, time.process_time() - c0
-
-
-def loop_index(seconds, seed=1000000):
-    rng = random.Random(1)
-    actions = hands = games = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        g = okr.Game("gin", players=2, seed=seed)
-        seed += 1
-        while not g.over():
-            if g.hand_over():
-                hands += 1
-                g.next_hand()
-                continue
-            g.apply(rng.randrange(g.legal_count()))
+            if objects:
+                acts = g.legal()
+                g.apply(acts[rng.randrange(len(acts))])
+            else:
+                g.apply(rng.randrange(g.legal_count()))
             actions += 1
         hands += 1
         games += 1
@@ -93,8 +79,8 @@ def main():
     print(f"{'loop':<28} {'games':>6} {'hands':>7} {'actions':>9} {'actions/s':>10} "
           f"{'actions/cpu-s':>13} {'hands/s':>8} {'cpu%':>5}")
     rows = {}
-    for name, fn in (("legal()+apply(action)", loop_legal), ("apply(index)", loop_index)):
-        acts, hands, games, el, cpu = fn(a.seconds)
+    for name, objects in (("legal()+apply(action)", True), ("apply(index)", False)):
+        acts, hands, games, el, cpu = loop(a.seconds, objects)
         rows[name] = (acts / el, acts / cpu if cpu else 0)
         print(f"{name:<28} {games:>6} {hands:>7} {acts:>9} {acts / el:>10.0f} "
               f"{acts / cpu:>13.0f} {hands / el:>8.0f} {100 * cpu / el:>5.0f}")

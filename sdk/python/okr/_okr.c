@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <string.h>
 
@@ -476,26 +477,11 @@ static PyObject *Action_get_text(PyObject *self, void *c)
     (void)c;
     return Action_str(self);
 }
-static PyObject *Action_get_kind(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->type);
-}
 static PyObject *Action_get_name(PyObject *self, void *c)
 {
     (void)c;
     int t = ACT(self)->type;
     return PyUnicode_FromString(t >= 1 && t <= OKR_A_PASS ? type_names[t] : "?");
-}
-static PyObject *Action_get_seat(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->seat);
-}
-static PyObject *Action_get_how(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->how);
 }
 static PyObject *Action_get_card(PyObject *self, void *c)
 {
@@ -505,21 +491,6 @@ static PyObject *Action_get_card(PyObject *self, void *c)
         ((a->type == OKR_A_TAKE || a->type == OKR_A_CLAIM) && a->how == OKR_HOW_ADD))
         return PyLong_FromLong(a->card);
     Py_RETURN_NONE;
-}
-static PyObject *Action_get_as(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->as);
-}
-static PyObject *Action_get_meld(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->meld);
-}
-static PyObject *Action_get_pos(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromLong(ACT(self)->pos);
 }
 
 static int has_spec(const okr_action *a)
@@ -568,17 +539,24 @@ static PyGetSetDef Action_getset[] = {
      "'draw', 'take', 'meld', 'add', 'replace', 'discard', "
      "'claim', 'knock' or 'pass'",
      NULL},
-    {"type", Action_get_kind, NULL, "okr.DRAW .. okr.PASS", NULL},
-    {"seat", Action_get_seat, NULL, "the seat that acts", NULL},
-    {"how", Action_get_how, NULL, "take/claim: okr.HOW_PLAIN, HOW_NEW, HOW_ADD, HOW_JOKER", NULL},
     {"card", Action_get_card, NULL, "discard, knock, add: the card; else None", NULL},
-    {"as_", Action_get_as, NULL, "add: the kind the card counts as", NULL},
-    {"meld", Action_get_meld, NULL, "add, replace, take onto a meld: the meld index", NULL},
-    {"pos", Action_get_pos, NULL, "add: run ladder position, 255 for a set", NULL},
     {"spec", Action_get_spec, NULL, "meld / take with a new meld: the new meld; else None", NULL},
     {"knock", Action_get_knock, NULL, "knock: the declared melds (lists of cards); else None",
      NULL},
     {NULL, NULL, NULL, NULL, NULL}};
+
+#define ACT_MEMBER(name, field, doc)                                                               \
+    {                                                                                              \
+        name, T_UBYTE, offsetof(ActionObject, a.field), READONLY, doc                              \
+    }
+static PyMemberDef Action_members[] = {
+    ACT_MEMBER("type", type, "okr.DRAW .. okr.PASS"),
+    ACT_MEMBER("seat", seat, "the seat that acts"),
+    ACT_MEMBER("how", how, "take/claim: okr.HOW_PLAIN, HOW_NEW, HOW_ADD, HOW_JOKER"),
+    ACT_MEMBER("as_", as, "add: the kind the card counts as"),
+    ACT_MEMBER("meld", meld, "add, replace, take onto a meld: the meld index"),
+    ACT_MEMBER("pos", pos, "add: run ladder position, 255 for a set"),
+    {NULL, 0, 0, 0, NULL}};
 
 static PyObject *Action_new(PyTypeObject *t, PyObject *a, PyObject *k)
 {
@@ -597,6 +575,7 @@ static PyTypeObject ActionType = {
     .tp_doc = "One action (from Game.legal() or Game.parse()); str() gives its notation.",
     .tp_new = Action_new,
     .tp_getset = Action_getset,
+    .tp_members = Action_members,
     .tp_str = Action_str,
     .tp_repr = Action_repr,
     .tp_hash = Action_hash,
@@ -829,65 +808,58 @@ static int parse_action(const okr_game *g, PyObject *text, okr_action *a)
     return 0;
 }
 
+/* The action x means: an okr.Action, an index into the legal list, or text. 0 or -1. */
+static int action_of(GameObject *o, PyObject *x, okr_action *a)
+{
+    if (PyObject_TypeCheck(x, &ActionType)) {
+        *a = ((ActionObject *)x)->a;
+        return 0;
+    }
+    if (PyLong_Check(x)) {
+        long i = PyLong_AsLong(x);
+        if ((i == -1 && PyErr_Occurred()) || game_list(o) < 0)
+            return -1;
+        if (i < 0 || i >= o->nlegal) {
+            PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i, o->nlegal);
+            return -1;
+        }
+        *a = o->legal[i];
+        return 0;
+    }
+    if (PyUnicode_Check(x))
+        return parse_action(&o->g, x, a);
+    PyErr_SetString(PyExc_TypeError,
+                    "an action is an okr.Action, an index into legal() or the action's text");
+    return -1;
+}
+
+/* Apply x; fills *ev. 0 or -1 with okr.Refused set (the game unchanged). */
+static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
+{
+    okr_action a;
+    okr_refusal why;
+    if (action_of(o, x, &a) < 0)
+        return -1;
+    if (okr_apply(&o->g, &a, ev, &why) != OKR_OK) {
+        refuse(&why);
+        return -1;
+    }
+    o->listed = 0;
+    return 0;
+}
+
 static PyObject *Game_apply(PyObject *self, PyObject *x)
 {
-    GameObject *o = GAME(self);
-    okr_action parsed;
-    const okr_action *a;
-    if (PyObject_TypeCheck(x, &ActionType)) {
-        a = &((ActionObject *)x)->a;
-    } else if (PyLong_Check(x)) {
-        long i = PyLong_AsLong(x);
-        if (i == -1 && PyErr_Occurred())
-            return NULL;
-        if (game_list(o) < 0)
-            return NULL;
-        if (i < 0 || i >= o->nlegal)
-            return PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i,
-                                o->nlegal);
-        a = &o->legal[i];
-    } else if (PyUnicode_Check(x)) {
-        if (parse_action(&o->g, x, &parsed) < 0)
-            return NULL;
-        a = &parsed;
-    } else {
-        return PyErr_Format(PyExc_TypeError, "apply: an okr.Action, an index into legal() or "
-                                             "the action's text");
-    }
-    okr_refusal why;
-    okr_action copy = *a; /* a may point into o->legal */
-    if (okr_apply(&o->g, &copy, NULL, &why) != OKR_OK)
-        return refuse(&why);
-    o->listed = 0;
+    if (game_apply(GAME(self), x, NULL) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
 static PyObject *Game_step(PyObject *self, PyObject *x)
 {
-    /* apply() that also returns the event (what the table saw) */
-    GameObject *o = GAME(self);
-    okr_action a;
-    if (PyObject_TypeCheck(x, &ActionType)) {
-        a = ((ActionObject *)x)->a;
-    } else if (PyLong_Check(x)) {
-        long i = PyLong_AsLong(x);
-        if ((i == -1 && PyErr_Occurred()) || game_list(o) < 0)
-            return NULL;
-        if (i < 0 || i >= o->nlegal)
-            return PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i,
-                                o->nlegal);
-        a = o->legal[i];
-    } else if (PyUnicode_Check(x)) {
-        if (parse_action(&o->g, x, &a) < 0)
-            return NULL;
-    } else {
-        return PyErr_Format(PyExc_TypeError, "step: an okr.Action, an index or text");
-    }
-    okr_refusal why;
     okr_event e;
-    if (okr_apply(&o->g, &a, &e, &why) != OKR_OK)
-        return refuse(&why);
-    o->listed = 0;
+    if (game_apply(GAME(self), x, &e) < 0)
+        return NULL;
     return event_ns(&e);
 }
 
@@ -1088,26 +1060,6 @@ static PyObject *Game_game_result(PyObject *self, PyObject *unused)
         "settlement", int_list(r->settlement, p)));
 }
 
-#define GAME_U8(field)                                                                             \
-    static PyObject *Game_get_##field(PyObject *self, void *c)                                     \
-    {                                                                                              \
-        (void)c;                                                                                   \
-        return PyLong_FromLong(GAME(self)->g.field);                                               \
-    }
-GAME_U8(players)
-GAME_U8(phase)
-GAME_U8(dealer)
-GAME_U8(turn_seat)
-GAME_U8(to_act)
-GAME_U8(hand_no)
-GAME_U8(turns)
-GAME_U8(upcard)
-
-static PyObject *Game_get_seed(PyObject *self, void *c)
-{
-    (void)c;
-    return PyLong_FromUnsignedLongLong(GAME(self)->g.seed);
-}
 static PyObject *Game_get_rules(PyObject *self, void *c)
 {
     (void)c;
@@ -1135,22 +1087,28 @@ static PyObject *Game_get_scores(PyObject *self, void *c)
 }
 
 static PyGetSetDef Game_getset[] = {
-    {"players", Game_get_players, NULL, "seats at the table", NULL},
-    {"phase", Game_get_phase, NULL, "okr.PH_* (UPCARD .. GAME_OVER)", NULL},
-    {"dealer", Game_get_dealer, NULL, "the dealer's seat", NULL},
-    {"turn_seat", Game_get_turn_seat, NULL, "whose turn it is", NULL},
-    {"to_act", Game_get_to_act, NULL, "who must act now (differs during claims, upcard rounds)",
-     NULL},
-    {"hand_no", Game_get_hand_no, NULL, "1, 2, ...", NULL},
-    {"turns", Game_get_turns, NULL, "turns begun in this hand (RULES 4.9)", NULL},
-    {"upcard", Game_get_upcard, NULL, "this hand's upcard", NULL},
-    {"seed", Game_get_seed, NULL, "the seed later hands are dealt from", NULL},
     {"rules", Game_get_rules, NULL, "the okr.Rules of the game", NULL},
     {"stock", Game_get_stock, NULL, "the stock, bottom first (hidden from every seat)", NULL},
     {"pile", Game_get_pile, NULL, "the discard pile, bottom first", NULL},
     {"melds", Game_get_melds, NULL, "melds on the table", NULL},
     {"scores", Game_get_scores, NULL, "running game scores", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
+
+#define GAME_MEMBER(name, type, doc)                                                               \
+    {                                                                                              \
+#name, type, offsetof(GameObject, g.name), READONLY, doc                                   \
+    }
+static PyMemberDef Game_members[] = {
+    GAME_MEMBER(players, T_UBYTE, "seats at the table"),
+    GAME_MEMBER(phase, T_UBYTE, "okr.PH_* (UPCARD .. GAME_OVER)"),
+    GAME_MEMBER(dealer, T_UBYTE, "the dealer's seat"),
+    GAME_MEMBER(turn_seat, T_UBYTE, "whose turn it is"),
+    GAME_MEMBER(to_act, T_UBYTE, "who must act now (differs during claims, upcard rounds)"),
+    GAME_MEMBER(hand_no, T_USHORT, "1, 2, ..."),
+    GAME_MEMBER(turns, T_USHORT, "turns begun in this hand (RULES 4.9)"),
+    GAME_MEMBER(upcard, T_UBYTE, "this hand's upcard"),
+    GAME_MEMBER(seed, T_ULONGLONG, "the seed later hands are dealt from"),
+    {NULL, 0, 0, 0, NULL}};
 
 static PyMethodDef Game_methods[] = {
     {"copy", Game_copy, METH_NOARGS, "An independent copy of the game (a struct copy)."},
@@ -1186,6 +1144,7 @@ static PyTypeObject GameType = {
     .tp_dealloc = Game_dealloc,
     .tp_methods = Game_methods,
     .tp_getset = Game_getset,
+    .tp_members = Game_members,
 };
 
 /* ---- Module functions --------------------------------------------------------------------- */
