@@ -1224,6 +1224,28 @@ static PyObject *m_card_value(PyObject *m, PyObject *args, PyObject *kw)
     return k < 0 ? NULL : PyLong_FromLong(okr_card_debit(&r, k));
 }
 
+/* A hand the helpers can take under r: no kind more often than the pack holds it and, for the
+ * gin helpers (whose search grows fast with the hand), at most hand_size + 1 cards. 0 or -1. */
+static int hand_fits(const okr_rules *r, const uint8_t h[OKR_KINDS], int max_total)
+{
+    int total = 0;
+    for (int k = 0; k < OKR_KINDS; k++) {
+        total += h[k];
+        if (h[k] > (k == OKR_JOKER ? r->jokers : r->decks)) {
+            PyErr_Format(PyExc_ValueError,
+                         "the hand holds %d of a kind the pack has %d of (RULES 1.1)", h[k],
+                         k == OKR_JOKER ? r->jokers : r->decks);
+            return -1;
+        }
+    }
+    if (max_total >= 0 && total > max_total) {
+        PyErr_Format(PyExc_ValueError, "a gin hand holds at most %d cards, not %d", max_total,
+                     total);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *m_find_melds(PyObject *m, PyObject *args, PyObject *kw)
 {
     (void)m;
@@ -1234,7 +1256,7 @@ static PyObject *m_find_melds(PyObject *m, PyObject *args, PyObject *kw)
     okr_rules_preset(&r, "laws", &why); /* the rummy family's default; gin melds: gin_best */
     uint8_t h[OKR_KINDS];
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:find_melds", kwlist, &hand, &rules) ||
-        (rules && rules_of(rules, &r) < 0) || hand_of(hand, h) < 0)
+        (rules && rules_of(rules, &r) < 0) || hand_of(hand, h) < 0 || hand_fits(&r, h, -1) < 0)
         return NULL;
     /* the scratch action list doubles as room for the specs: far more than any hand needs */
     okr_spec *specs = (okr_spec *)scratch;
@@ -1262,7 +1284,7 @@ static PyObject *m_gin_best(PyObject *m, PyObject *args, PyObject *kw)
     okr_rules r;
     uint8_t h[OKR_KINDS];
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:gin_best", kwlist, &hand, &rules) ||
-        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0)
+        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0 || hand_fits(&r, h, r.hand_size + 1) < 0)
         return NULL;
     okr_ginmeld melds[OKR_GIN_MELDS];
     int nm = 0;
@@ -1280,7 +1302,7 @@ static PyObject *m_gin_best_discard(PyObject *m, PyObject *args, PyObject *kw)
     okr_rules r;
     uint8_t h[OKR_KINDS];
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:gin_best_discard", kwlist, &hand, &rules) ||
-        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0)
+        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0 || hand_fits(&r, h, r.hand_size + 1) < 0)
         return NULL;
     int best = -1, best_dw = 0, best_n = 0;
     okr_ginmeld best_m[OKR_GIN_MELDS];

@@ -608,3 +608,19 @@ def test_determinize_refuses_impossible_views():
             continue
         assert d.check()
     assert refused > 0
+
+
+def test_helpers_refuse_hands_no_pack_deals():
+    """gin_best's search grows fast with the hand: more than 11 cards, or a kind twice in one
+    pack, is refused at once instead of hanging."""
+    for fn in (okr.gin_best, okr.gin_best_discard):
+        with pytest.raises(ValueError):
+            fn(list(range(52)) * 3)
+        with pytest.raises(ValueError):
+            fn(list(range(12)))
+        with pytest.raises(ValueError):
+            fn("AS AS 2S")
+    with pytest.raises(ValueError):
+        okr.find_melds("AS AS AS AS 2S 3S", "laws")  # laws: one pack and a Joker
+    assert okr.gin_best(list(range(11)))[0] >= 0
+    assert len(okr.find_melds(list(range(52)) * 3, okr.rules("laws", decks=3))) > 0
