@@ -11,7 +11,7 @@ if ! command -v "$CLANG_FORMAT" >/dev/null 2>&1; then
     exit 2
 fi
 
-mapfile -t files < <(find engine arena tests bench -type f \( -name '*.c' -o -name '*.h' \) \
+mapfile -t files < <(find engine arena tests bench sdk/python/okr -type f \( -name '*.c' -o -name '*.h' \) \
                          2>/dev/null | LC_ALL=C sort)
 if [ ${#files[@]} -eq 0 ]; then
     echo "check-format: no C files"

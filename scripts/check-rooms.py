@@ -9,7 +9,8 @@ A room is a folder with one job (arena/README.md). From the bottom up:
 
 A file may include headers of its own room and of the rooms below it, never above: the engine
 includes only the engine, nothing under arena/ includes arena/cli/, the jail knows nothing of
-matches. The C SDK (sdk/c) sits on proto and the engine, the example bots on the SDK; bench/
+matches. The C SDK (sdk/c) sits on proto and the engine, the Python module okr
+(sdk/python/okr) on the engine alone, the example bots on the SDK; bench/
 may use any room but cli; a test folder tests/ROOM may use ROOM and what is below it.
 
 Also refused, each with file:line:
@@ -40,11 +41,13 @@ ROOM_DIRS = {
     "view": "arena/view",
     "cli": "arena/cli",
     "sdk": "sdk/c",
+    "pyokr": "sdk/python/okr",
     "bots": "bots",
 }
 BELOW = {room: set(ORDER[: i + 1]) for i, room in enumerate(ORDER)}
 BELOW["sdk"] = {"sdk", "proto", "engine"}
 BELOW["bots"] = {"bots", "sdk", "proto", "engine"}
+BELOW["pyokr"] = {"pyokr", "engine"}  # the Python module (import okr) sits on the engine only
 
 # Folders that are not rooms but are checked: what each may include.
 USERS = {

@@ -14,12 +14,16 @@ DEMO=(
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     libevent-dev libcmocka-dev libjansson-dev libinih-dev
     python3 python3-protobuf
+    # the Python module okr (sdk/python/okr) is built with the rest
+    python3-dev
     nodejs npm
 )
 TEST=(
     git clang clang-format valgrind
     # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh, the fuzz step)
     libclang-rt-14-dev
+    # pytest runs the tests of the Python module okr
+    python3-pytest
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless

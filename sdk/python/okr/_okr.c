@@ -1,0 +1,1689 @@
+/* _okr.c - the rules engine (engine/, okr_engine) as a CPython extension, `okr._okr`.
+ *
+ * Python sees games, actions, views and results as Python objects; the engine's own structs
+ * stay inside. A Game object holds one okr_game (a plain struct, so copy() is a memcpy) and a
+ * cache of its legal actions, filled on the first legal() or apply(index) after a change:
+ * the usual loop "list, pick, apply" lists once per state. Cards are kinds (ints 0..52,
+ * suit * 13 + rank - 1, 52 the Joker) as in the protocol and the okbot SDK.
+ *
+ * Every refusal of the engine raises okr.Refused with the rule number and the reason.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <string.h>
+
+#include "okr/okr.h"
+
+/* One scratch list big enough for any position (OKR_MAX_ACTIONS, 8 MB); the GIL guards it.
+ * A game keeps only the actions it lists (a few hundred at most in real play). */
+static okr_action scratch[OKR_MAX_ACTIONS];
+
+static PyObject *Refused;      /* okr.Refused(ValueError): .rule, .reason */
+static PyObject *Namespace;    /* types.SimpleNamespace, for views, melds and results */
+static PyTypeObject RulesType; /* forward */
+static PyTypeObject GameType;
+static PyTypeObject ActionType;
+
+static const char *const type_names[] = {"",        "draw",    "take",  "meld",  "add",
+                                         "replace", "discard", "claim", "knock", "pass"};
+
+/* ---- Errors --------------------------------------------------------------------------- */
+
+static PyObject *refuse(const okr_refusal *why)
+{
+    const char *rule = why->rule[0] ? why->rule : "?";
+    PyObject *exc = PyObject_CallFunction(Refused, "N",
+                                          PyUnicode_FromFormat("RULES %s: %s", rule, why->reason));
+    if (!exc)
+        return NULL;
+    PyObject *r = PyUnicode_FromString(why->rule), *reason = PyUnicode_FromString(why->reason);
+    if (r && reason && PyObject_SetAttrString(exc, "rule", r) == 0 &&
+        PyObject_SetAttrString(exc, "reason", reason) == 0)
+        PyErr_SetObject(Refused, exc);
+    Py_XDECREF(r);
+    Py_XDECREF(reason);
+    Py_DECREF(exc);
+    return NULL;
+}
+
+static PyObject *refuse_text(const char *rule, const char *reason)
+{
+    okr_refusal why;
+    snprintf(why.rule, sizeof why.rule, "%s", rule);
+    snprintf(why.reason, sizeof why.reason, "%s", reason);
+    return refuse(&why);
+}
+
+/* ---- Small converters ------------------------------------------------------------------- */
+
+static PyObject *int_list(const int32_t *v, int n)
+{
+    PyObject *l = PyList_New(n);
+    if (!l)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(l, i, PyLong_FromLong(v[i]));
+    return l;
+}
+
+static PyObject *u8_list(const uint8_t *v, int n)
+{
+    PyObject *l = PyList_New(n);
+    if (!l)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(l, i, PyLong_FromLong(v[i]));
+    return l;
+}
+
+/* A hand of counts as a list of kinds, ascending, with repeats (the protocol's form). */
+static PyObject *hand_list(const uint8_t hand[OKR_KINDS])
+{
+    int n = 0;
+    for (int k = 0; k < OKR_KINDS; k++)
+        n += hand[k];
+    PyObject *l = PyList_New(n);
+    if (!l)
+        return NULL;
+    int i = 0;
+    for (int k = 0; k < OKR_KINDS; k++)
+        for (int c = 0; c < hand[k]; c++)
+            PyList_SET_ITEM(l, i++, PyLong_FromLong(k));
+    return l;
+}
+
+/* A card from an int kind or text ("QS"); -1 with an exception set otherwise. */
+static int card_of(PyObject *o)
+{
+    if (PyLong_Check(o)) {
+        long k = PyLong_AsLong(o);
+        if (k >= 0 && k < OKR_KINDS)
+            return (int)k;
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "card kind %ld is out of range 0..52", k);
+        return -1;
+    }
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o), *end = NULL;
+        if (!s)
+            return -1;
+        int k = okr_card_parse(s, &end);
+        if (k < 0 || !end || *end) {
+            PyErr_Format(PyExc_ValueError, "not a card: '%s' (docs/notation.md)", s);
+            return -1;
+        }
+        return k;
+    }
+    PyErr_SetString(PyExc_TypeError, "a card is a kind (int 0..52) or text such as 'QS'");
+    return -1;
+}
+
+/* A hand given as text ("AS 2S 3S"), or an iterable of cards, into counts. 0 or -1. */
+static int hand_of(PyObject *o, uint8_t hand[OKR_KINDS])
+{
+    memset(hand, 0, OKR_KINDS);
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        uint8_t cards[OKR_MAX_CARDS];
+        okr_refusal why;
+        if (!s)
+            return -1;
+        int n = okr_cards_parse(s, cards, OKR_MAX_CARDS, &why);
+        if (n < 0) {
+            PyErr_Format(PyExc_ValueError, "%s", why.reason);
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            hand[cards[i]]++;
+        return 0;
+    }
+    PyObject *it = PyObject_GetIter(o);
+    if (!it)
+        return -1;
+    PyObject *x;
+    int total = 0;
+    while ((x = PyIter_Next(it))) {
+        int k = card_of(x);
+        Py_DECREF(x);
+        if (k < 0 || ++total > OKR_MAX_CARDS) {
+            if (k >= 0)
+                PyErr_SetString(PyExc_ValueError, "more cards than the largest pack holds");
+            Py_DECREF(it);
+            return -1;
+        }
+        hand[k]++;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *ns_from_dict(PyObject *d)
+{
+    if (!d)
+        return NULL;
+    PyObject *empty = PyTuple_New(0);
+    PyObject *ns = empty ? PyObject_Call(Namespace, empty, d) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(d);
+    return ns;
+}
+
+/* ---- Rules -------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD okr_rules r;
+} RulesObject;
+
+/* Set every keyword option on *r (values: str, int or bool). 0 or -1 with Refused set. */
+static int set_options(okr_rules *r, PyObject *kw)
+{
+    if (!kw)
+        return 0;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(kw, &pos, &key, &value)) {
+        const char *name = PyUnicode_AsUTF8(key);
+        if (!name)
+            return -1;
+        char text[32];
+        if (PyBool_Check(value)) {
+            snprintf(text, sizeof text, "%d", value == Py_True);
+        } else if (PyLong_Check(value)) {
+            long v = PyLong_AsLong(value);
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+            snprintf(text, sizeof text, "%ld", v);
+        } else if (PyUnicode_Check(value)) {
+            const char *s = PyUnicode_AsUTF8(value);
+            if (!s)
+                return -1;
+            if (strlen(s) >= sizeof text) { /* no option's value is this long */
+                okr_refusal why;
+                snprintf(why.rule, sizeof why.rule, "option");
+                snprintf(why.reason, sizeof why.reason, "%.40s: value too long", name);
+                refuse(&why);
+                return -1;
+            }
+            snprintf(text, sizeof text, "%s", s);
+        } else {
+            PyErr_Format(PyExc_TypeError, "option %s: a value is a str, int or bool", name);
+            return -1;
+        }
+        okr_refusal why;
+        if (okr_rules_set(r, name, text, &why) != OKR_OK) {
+            refuse(&why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int rules_fill(okr_rules *r, const char *preset, PyObject *kw)
+{
+    okr_refusal why;
+    if (okr_rules_preset(r, preset, &why) != OKR_OK) {
+        refuse(&why);
+        return -1;
+    }
+    return set_options(r, kw);
+}
+
+static PyObject *rules_new(const okr_rules *r)
+{
+    RulesObject *o = PyObject_New(RulesObject, &RulesType);
+    if (o)
+        o->r = *r;
+    return (PyObject *)o;
+}
+
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    const char *preset = "gin";
+    if (!PyArg_ParseTuple(args, "|s:Rules", &preset))
+        return NULL;
+    RulesObject *o = (RulesObject *)type->tp_alloc(type, 0);
+    if (!o)
+        return NULL;
+    if (rules_fill(&o->r, preset, kw) < 0) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return (PyObject *)o;
+}
+
+/* Every option as a dict name -> value text, in the fixed order of docs/rules.md. */
+static PyObject *rules_dict(const okr_rules *r)
+{
+    char buf[2048];
+    if (okr_rules_format(r, buf, sizeof buf) < 0)
+        return PyErr_Format(PyExc_RuntimeError, "okr_rules_format overflowed");
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    PyObject *pre = PyUnicode_FromString(r->preset);
+    if (!pre || PyDict_SetItemString(d, "preset", pre) < 0) {
+        Py_XDECREF(pre);
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_DECREF(pre);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        PyObject *v = PyUnicode_FromString(eq + 1);
+        if (!v || PyDict_SetItemString(d, tok, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+static PyObject *Rules_options(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return rules_dict(&((RulesObject *)self)->r);
+}
+
+static PyObject *Rules_check(PyObject *self, PyObject *args)
+{
+    int players;
+    if (!PyArg_ParseTuple(args, "i:check", &players))
+        return NULL;
+    okr_refusal why;
+    if (okr_rules_check(&((RulesObject *)self)->r, players, &why) != OKR_OK)
+        return refuse(&why);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Rules_replace(PyObject *self, PyObject *args, PyObject *kw)
+{
+    if (!PyArg_ParseTuple(args, ":replace"))
+        return NULL;
+    okr_rules r = ((RulesObject *)self)->r;
+    if (set_options(&r, kw) < 0)
+        return NULL;
+    return rules_new(&r);
+}
+
+static PyObject *Rules_str(PyObject *self)
+{
+    char buf[2048];
+    if (okr_rules_format(&((RulesObject *)self)->r, buf, sizeof buf) < 0)
+        return PyErr_Format(PyExc_RuntimeError, "okr_rules_format overflowed");
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Rules_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("okr.Rules('%s')", ((RulesObject *)self)->r.preset);
+}
+
+static PyObject *Rules_getattro(PyObject *self, PyObject *name)
+{
+    PyObject *v = PyObject_GenericGetAttr(self, name);
+    if (v || !PyErr_ExceptionMatches(PyExc_AttributeError))
+        return v;
+    /* r.qs_discard, r.target, ...: the option's value as text */
+    PyErr_Clear();
+    PyObject *d = rules_dict(&((RulesObject *)self)->r);
+    if (!d)
+        return NULL;
+    v = PyDict_GetItemWithError(d, name);
+    Py_XINCREF(v);
+    Py_DECREF(d);
+    if (!v && !PyErr_Occurred())
+        PyErr_Format(PyExc_AttributeError, "no rule option %R (see okr.option_names())", name);
+    return v;
+}
+
+static PyObject *Rules_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!PyObject_TypeCheck(b, &RulesType) || (op != Py_EQ && op != Py_NE))
+        Py_RETURN_NOTIMPLEMENTED;
+    char x[2048], y[2048];
+    okr_rules_format(&((RulesObject *)a)->r, x, sizeof x);
+    okr_rules_format(&((RulesObject *)b)->r, y, sizeof y);
+    int eq = strcmp(x, y) == 0;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyObject *Rules_get_family(PyObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(((RulesObject *)self)->r.family == OKR_FAMILY_GIN ? "gin"
+                                                                                  : "rummy");
+}
+
+static PyObject *Rules_get_pack_size(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(okr_pack_size(&((RulesObject *)self)->r));
+}
+
+static PyObject *Rules_get_players(PyObject *self, void *c)
+{
+    (void)c;
+    const okr_rules *r = &((RulesObject *)self)->r;
+    return Py_BuildValue("(ii)", r->min_players, r->max_players);
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"options", Rules_options, METH_NOARGS, "Every option as a dict name -> value text."},
+    {"check", Rules_check, METH_VARARGS,
+     "check(players): raise okr.Refused if this configuration cannot seat `players`."},
+    {"replace", (PyCFunction)(void (*)(void))Rules_replace, METH_VARARGS | METH_KEYWORDS,
+     "replace(**options): a copy with some options changed."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Rules_getset[] = {
+    {"family", Rules_get_family, NULL, "'gin' or 'rummy'", NULL},
+    {"pack_size", Rules_get_pack_size, NULL, "cards in the pack (52 x decks + jokers)", NULL},
+    {"players", Rules_get_players, NULL, "(min, max) players of the preset (RULES 2.1)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "okr.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Rules(preset='gin', **options): a rule set, every option by name (RULES.md).",
+    .tp_new = Rules_new,
+    .tp_methods = Rules_methods,
+    .tp_getset = Rules_getset,
+    .tp_str = Rules_str,
+    .tp_repr = Rules_repr,
+    .tp_getattro = Rules_getattro,
+    .tp_richcompare = Rules_richcompare,
+};
+
+/* Rules from an argument: an okr.Rules, or a preset name. 0 or -1. */
+static int rules_of(PyObject *o, okr_rules *r)
+{
+    if (!o) {
+        okr_refusal why;
+        return okr_rules_preset(r, "gin", &why) == OKR_OK ? 0 : -1;
+    }
+    if (PyObject_TypeCheck(o, &RulesType)) {
+        *r = ((RulesObject *)o)->r;
+        return 0;
+    }
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        return s ? rules_fill(r, s, NULL) : -1;
+    }
+    PyErr_SetString(PyExc_TypeError, "rules: a preset name or an okr.Rules");
+    return -1;
+}
+
+/* ---- Actions -------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD okr_action a;
+} ActionObject;
+
+static PyObject *action_new(const okr_action *a)
+{
+    ActionObject *o = PyObject_New(ActionObject, &ActionType);
+    if (o)
+        o->a = *a;
+    return (PyObject *)o;
+}
+
+static PyObject *Action_str(PyObject *self)
+{
+    char buf[256];
+    if (okr_action_format(&((ActionObject *)self)->a, buf, sizeof buf) < 0)
+        return PyUnicode_FromString("?");
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Action_repr(PyObject *self)
+{
+    char buf[256];
+    if (okr_action_format(&((ActionObject *)self)->a, buf, sizeof buf) < 0)
+        snprintf(buf, sizeof buf, "?");
+    return PyUnicode_FromFormat("<okr.Action seat %d: %s>", ((ActionObject *)self)->a.seat, buf);
+}
+
+static Py_hash_t Action_hash(PyObject *self)
+{
+    const unsigned char *p = (const unsigned char *)&((ActionObject *)self)->a;
+    Py_uhash_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof(okr_action); i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h == (Py_uhash_t)-1 ? -2 : (Py_hash_t)h;
+}
+
+/* Two actions are equal iff their normalised forms are equal byte for byte (okr.h). Actions
+ * made by this module are normalised when made. */
+static PyObject *Action_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!PyObject_TypeCheck(b, &ActionType) || (op != Py_EQ && op != Py_NE))
+        Py_RETURN_NOTIMPLEMENTED;
+    int eq = memcmp(&((ActionObject *)a)->a, &((ActionObject *)b)->a, sizeof(okr_action)) == 0;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+#define ACT(self) (&((ActionObject *)(self))->a)
+
+static PyObject *Action_get_text(PyObject *self, void *c)
+{
+    (void)c;
+    return Action_str(self);
+}
+static PyObject *Action_get_name(PyObject *self, void *c)
+{
+    (void)c;
+    int t = ACT(self)->type;
+    return PyUnicode_FromString(t >= 1 && t <= OKR_A_PASS ? type_names[t] : "?");
+}
+static PyObject *Action_get_card(PyObject *self, void *c)
+{
+    (void)c;
+    const okr_action *a = ACT(self);
+    if (a->type == OKR_A_DISCARD || a->type == OKR_A_KNOCK || a->type == OKR_A_ADD ||
+        ((a->type == OKR_A_TAKE || a->type == OKR_A_CLAIM) && a->how == OKR_HOW_ADD))
+        return PyLong_FromLong(a->card);
+    Py_RETURN_NONE;
+}
+
+static int has_spec(const okr_action *a)
+{
+    return a->type == OKR_A_MELD ||
+           ((a->type == OKR_A_TAKE || a->type == OKR_A_CLAIM) && a->how == OKR_HOW_NEW);
+}
+
+static PyObject *spec_ns(const okr_spec *s)
+{
+    int n = s->n <= OKR_SPEC_CARDS ? s->n : OKR_SPEC_CARDS;
+    return ns_from_dict(Py_BuildValue("{s:s,s:i,s:N,s:N}", "type",
+                                      s->type == OKR_RUN ? "run" : "set", "lo", s->lo, "cards",
+                                      u8_list(s->card, n), "as_", u8_list(s->as, n)));
+}
+
+static PyObject *Action_get_spec(PyObject *self, void *c)
+{
+    (void)c;
+    const okr_action *a = ACT(self);
+    if (!has_spec(a))
+        Py_RETURN_NONE;
+    return spec_ns(&a->u.spec);
+}
+
+static PyObject *ginmelds_list(const okr_ginmeld *m, int n)
+{
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++)
+        PyList_SET_ITEM(l, i, u8_list(m[i].card, m[i].n <= 13 ? m[i].n : 13));
+    return l;
+}
+
+static PyObject *Action_get_knock(PyObject *self, void *c)
+{
+    (void)c;
+    const okr_action *a = ACT(self);
+    if (a->type != OKR_A_KNOCK)
+        Py_RETURN_NONE;
+    return ginmelds_list(a->u.knock, a->nmelds <= OKR_GIN_MELDS ? a->nmelds : OKR_GIN_MELDS);
+}
+
+static PyGetSetDef Action_getset[] = {
+    {"text", Action_get_text, NULL, "the action in notation (docs/notation.md)", NULL},
+    {"name", Action_get_name, NULL,
+     "'draw', 'take', 'meld', 'add', 'replace', 'discard', "
+     "'claim', 'knock' or 'pass'",
+     NULL},
+    {"card", Action_get_card, NULL, "discard, knock, add: the card; else None", NULL},
+    {"spec", Action_get_spec, NULL, "meld / take with a new meld: the new meld; else None", NULL},
+    {"knock", Action_get_knock, NULL, "knock: the declared melds (lists of cards); else None",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+#define ACT_MEMBER(name, field, doc)                                                               \
+    {                                                                                              \
+        name, T_UBYTE, offsetof(ActionObject, a.field), READONLY, doc                              \
+    }
+static PyMemberDef Action_members[] = {
+    ACT_MEMBER("type", type, "okr.DRAW .. okr.PASS"),
+    ACT_MEMBER("seat", seat, "the seat that acts"),
+    ACT_MEMBER("how", how, "take/claim: okr.HOW_PLAIN, HOW_NEW, HOW_ADD, HOW_JOKER"),
+    ACT_MEMBER("as_", as, "add: the kind the card counts as"),
+    ACT_MEMBER("meld", meld, "add, replace, take onto a meld: the meld index"),
+    ACT_MEMBER("pos", pos, "add: run ladder position, 255 for a set"),
+    {NULL, 0, 0, 0, NULL}};
+
+static PyObject *Action_new(PyTypeObject *t, PyObject *a, PyObject *k)
+{
+    (void)t;
+    (void)a;
+    (void)k;
+    PyErr_SetString(PyExc_TypeError,
+                    "actions come from Game.legal() or Game.parse(text), not from okr.Action()");
+    return NULL;
+}
+
+static PyTypeObject ActionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "okr.Action",
+    .tp_basicsize = sizeof(ActionObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One action (from Game.legal() or Game.parse()); str() gives its notation.",
+    .tp_new = Action_new,
+    .tp_getset = Action_getset,
+    .tp_members = Action_members,
+    .tp_str = Action_str,
+    .tp_repr = Action_repr,
+    .tp_hash = Action_hash,
+    .tp_richcompare = Action_richcompare,
+};
+
+/* ---- Games ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD okr_game g;
+    okr_action *legal; /* the legal actions of g while `listed`, `nlegal` of them */
+    int nlegal, cap, listed;
+} GameObject;
+
+#define GAME(self) ((GameObject *)(self))
+
+/* List the legal actions into the game's cache unless they are there. 0 or -1. */
+static int game_list(GameObject *o)
+{
+    if (o->listed)
+        return 0;
+    int n = okr_legal(&o->g, scratch, OKR_MAX_ACTIONS);
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "okr_legal overflowed OKR_MAX_ACTIONS");
+        return -1;
+    }
+    if (n > o->cap) {
+        int cap = n < 64 ? 64 : n;
+        okr_action *p = PyMem_Realloc(o->legal, sizeof(okr_action) * (size_t)cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        o->legal = p;
+        o->cap = cap;
+    }
+    memcpy(o->legal, scratch, sizeof(okr_action) * (size_t)n);
+    o->nlegal = n;
+    o->listed = 1;
+    return 0;
+}
+
+static GameObject *game_alloc(PyTypeObject *type)
+{
+    GameObject *o = (GameObject *)type->tp_alloc(type, 0);
+    if (o) {
+        o->legal = NULL;
+        o->nlegal = o->cap = o->listed = 0;
+    }
+    return o;
+}
+
+static void Game_dealloc(PyObject *self)
+{
+    PyMem_Free(GAME(self)->legal);
+    Py_TYPE(self)->tp_free(self);
+}
+
+/* A pack argument (list of cards, or text) into out; the count or -1. */
+static int pack_of(PyObject *o, uint8_t *out)
+{
+    if (PyUnicode_Check(o)) {
+        okr_refusal why;
+        const char *s = PyUnicode_AsUTF8(o);
+        if (!s)
+            return -1;
+        int n = okr_cards_parse(s, out, OKR_MAX_CARDS, &why);
+        if (n < 0)
+            refuse(&why);
+        return n;
+    }
+    PyObject *seq = PySequence_Fast(o, "pack: a list of cards or text");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > OKR_MAX_CARDS) {
+        Py_DECREF(seq);
+        refuse_text("1.1", "the pack has more cards than the rules' pack");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int k = card_of(PySequence_Fast_GET_ITEM(seq, i));
+        if (k < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (uint8_t)k;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static PyObject *Game_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    PyObject *rules = NULL, *pack = NULL;
+    int players = 2;
+    unsigned long long seed = 0;
+    okr_rules r;
+    /* rules, players, seed and pack by keyword or position; the rest are rule options */
+    PyObject *opts = kw ? PyDict_Copy(kw) : PyDict_New();
+    if (!opts)
+        return NULL;
+    static const char *const named[] = {"rules", "players", "seed", "pack"};
+    PyObject *got[4] = {NULL, NULL, NULL, NULL};
+    Py_ssize_t na = PyTuple_GET_SIZE(args);
+    if (na > 4) {
+        Py_DECREF(opts);
+        return PyErr_Format(PyExc_TypeError, "Game() takes at most 4 positional arguments");
+    }
+    for (int i = 0; i < 4; i++) {
+        PyObject *v = PyDict_GetItemString(opts, named[i]);
+        if (v && i < na) {
+            Py_DECREF(opts);
+            return PyErr_Format(PyExc_TypeError, "Game(): %s given twice", named[i]);
+        }
+        got[i] = i < na ? PyTuple_GET_ITEM(args, i) : v;
+        Py_XINCREF(got[i]);
+        if (v)
+            PyDict_DelItemString(opts, named[i]);
+    }
+    rules = got[0];
+    pack = got[3];
+    GameObject *o = NULL;
+    if (got[1]) {
+        long p = PyLong_AsLong(got[1]);
+        if (p == -1 && PyErr_Occurred())
+            goto done;
+        /* out-of-range counts go to the engine as -1 so that RULES 2.1 refuses them */
+        players = p < 0 || p > 1000 ? -1 : (int)p;
+    }
+    if (got[2] && got[2] != Py_None) {
+        seed = PyLong_AsUnsignedLongLongMask(got[2]);
+        if (PyErr_Occurred())
+            goto done;
+    }
+    if (rules && PyObject_TypeCheck(rules, &RulesType)) {
+        r = ((RulesObject *)rules)->r;
+        if (set_options(&r, opts) < 0)
+            goto done;
+    } else {
+        const char *preset = "gin";
+        if (rules && !(preset = PyUnicode_AsUTF8(rules)))
+            goto done;
+        if (rules_fill(&r, preset, opts) < 0)
+            goto done;
+    }
+    uint8_t cards[OKR_MAX_CARDS];
+    int n = 0;
+    if (pack && pack != Py_None && (n = pack_of(pack, cards)) < 0)
+        goto done;
+    o = game_alloc(type);
+    if (!o)
+        goto done;
+    okr_refusal why;
+    if (okr_game_init(&o->g, &r, players, (uint64_t)seed, pack && pack != Py_None ? cards : NULL, n,
+                      &why) != OKR_OK) {
+        Py_CLEAR(o);
+        refuse(&why);
+    }
+done:
+    for (int i = 0; i < 4; i++)
+        Py_XDECREF(got[i]);
+    Py_DECREF(opts);
+    return (PyObject *)o;
+}
+
+static PyObject *Game_copy(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    GameObject *o = game_alloc(Py_TYPE(self));
+    if (o)
+        o->g = GAME(self)->g;
+    return (PyObject *)o;
+}
+
+static PyObject *Game_deepcopy(PyObject *self, PyObject *memo)
+{
+    (void)memo;
+    return Game_copy(self, NULL);
+}
+
+static PyObject *Game_legal(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    GameObject *o = GAME(self);
+    if (game_list(o) < 0)
+        return NULL;
+    PyObject *l = PyList_New(o->nlegal);
+    if (!l)
+        return NULL;
+    for (int i = 0; i < o->nlegal; i++) {
+        PyObject *a = action_new(&o->legal[i]);
+        if (!a) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, a);
+    }
+    return l;
+}
+
+static PyObject *Game_legal_count(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (game_list(GAME(self)) < 0)
+        return NULL;
+    return PyLong_FromLong(GAME(self)->nlegal);
+}
+
+static PyObject *event_ns(const okr_event *e)
+{
+    return ns_from_dict(Py_BuildValue("{s:k,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "seq",
+                                      (unsigned long)e->seq, "seat", e->seat, "type", e->type,
+                                      "how", e->how, "card", e->card, "meld", e->meld, "taken",
+                                      e->taken, "hand_size", e->hand_n, "ended", e->ended));
+}
+
+/* Parse text as an action of the seat to act, normalised. 0 or -1. */
+static int parse_action(const okr_game *g, PyObject *text, okr_action *a)
+{
+    const char *s = PyUnicode_AsUTF8(text);
+    if (!s)
+        return -1;
+    okr_refusal why;
+    if (okr_action_parse(g, s, a, &why) != OKR_OK) {
+        refuse(&why);
+        return -1;
+    }
+    okr_action_normalize(&g->rules, a);
+    return 0;
+}
+
+/* The action x means: an okr.Action, an index into the legal list, or text. 0 or -1. */
+static int action_of(GameObject *o, PyObject *x, okr_action *a)
+{
+    if (PyObject_TypeCheck(x, &ActionType)) {
+        *a = ((ActionObject *)x)->a;
+        return 0;
+    }
+    if (PyLong_Check(x)) {
+        long i = PyLong_AsLong(x);
+        if ((i == -1 && PyErr_Occurred()) || game_list(o) < 0)
+            return -1;
+        if (i < 0 || i >= o->nlegal) {
+            PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i, o->nlegal);
+            return -1;
+        }
+        *a = o->legal[i];
+        return 0;
+    }
+    if (PyUnicode_Check(x))
+        return parse_action(&o->g, x, a);
+    PyErr_SetString(PyExc_TypeError,
+                    "an action is an okr.Action, an index into legal() or the action's text");
+    return -1;
+}
+
+/* Apply x; fills *ev. 0 or -1 with okr.Refused set (the game unchanged). */
+static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
+{
+    okr_action a;
+    okr_refusal why;
+    if (action_of(o, x, &a) < 0)
+        return -1;
+    if (okr_apply(&o->g, &a, ev, &why) != OKR_OK) {
+        refuse(&why);
+        return -1;
+    }
+    o->listed = 0;
+    return 0;
+}
+
+static PyObject *Game_apply(PyObject *self, PyObject *x)
+{
+    if (game_apply(GAME(self), x, NULL) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_step(PyObject *self, PyObject *x)
+{
+    okr_event e;
+    if (game_apply(GAME(self), x, &e) < 0)
+        return NULL;
+    return event_ns(&e);
+}
+
+static PyObject *Game_parse(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_Check(text))
+        return PyErr_Format(PyExc_TypeError, "parse: the action's text");
+    okr_action a;
+    if (parse_action(&GAME(self)->g, text, &a) < 0)
+        return NULL;
+    return action_new(&a);
+}
+
+static PyObject *Game_over(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(GAME(self)->g.phase == OKR_PH_GAME_OVER);
+}
+
+static PyObject *Game_hand_over(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    int ph = GAME(self)->g.phase;
+    return PyBool_FromLong(ph == OKR_PH_HAND_OVER || ph == OKR_PH_GAME_OVER);
+}
+
+static PyObject *Game_next_hand(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"pack", NULL};
+    PyObject *pack = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:next_hand", kwlist, &pack))
+        return NULL;
+    uint8_t cards[OKR_MAX_CARDS];
+    int n = 0;
+    if (pack && pack != Py_None && (n = pack_of(pack, cards)) < 0)
+        return NULL;
+    okr_refusal why;
+    GameObject *o = GAME(self);
+    int rc = okr_next_hand(&o->g, pack && pack != Py_None ? cards : NULL, n, &why);
+    if (rc != OKR_OK)
+        return refuse(&why);
+    o->listed = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_digest(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(okr_digest(&GAME(self)->g));
+}
+
+static PyObject *Game_check(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(okr_check(&GAME(self)->g) == OKR_OK);
+}
+
+static PyObject *melds_list(const okr_meld *m, int n)
+{
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        int c = m[i].n <= OKR_MELD_CARDS ? m[i].n : OKR_MELD_CARDS;
+        PyObject *ns = ns_from_dict(Py_BuildValue(
+            "{s:i,s:s,s:i,s:i,s:i,s:N,s:N}", "owner", m[i].owner, "type",
+            m[i].type == OKR_RUN ? "run" : "set", "lo", m[i].lo, "rank", m[i].rank, "suit",
+            m[i].suit, "cards", u8_list(m[i].card, c), "as_", u8_list(m[i].as, c)));
+        if (!ns) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, ns);
+    }
+    return l;
+}
+
+/* The engine's view behind a Python view (view._raw), for okr.determinize: a short repr
+ * instead of 4 KB of bytes. */
+typedef struct {
+    PyObject_HEAD okr_view v;
+} RawViewObject;
+
+static PyObject *RawView_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<okr view of seat %d>", ((RawViewObject *)self)->v.seat);
+}
+
+static PyTypeObject RawViewType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "okr.RawView",
+    .tp_basicsize = sizeof(RawViewObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The engine's own view (opaque), kept for okr.determinize.",
+    .tp_repr = RawView_repr,
+};
+
+static PyObject *rawview_new(const okr_view *v)
+{
+    RawViewObject *o = PyObject_New(RawViewObject, &RawViewType);
+    if (o)
+        o->v = *v;
+    return (PyObject *)o;
+}
+
+/* The protocol's View fields (proto/okr.proto), plus `rules`; `_raw` keeps the engine's view
+ * for okr.determinize. */
+static PyObject *view_ns(const okr_view *v, const okr_rules *r)
+{
+    int p = v->players <= OKR_MAX_PLAYERS ? v->players : OKR_MAX_PLAYERS;
+    PyObject *melded = PyList_New(p);
+    for (int i = 0; melded && i < p; i++)
+        PyList_SET_ITEM(melded, i, PyBool_FromLong(v->melded_before[i]));
+    int upcard_limit = -1;
+    if (r->family == OKR_FAMILY_GIN && v->upcard < OKR_JOKER)
+        upcard_limit = okr_card_debit(r, v->upcard);
+    return ns_from_dict(Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:i,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,"
+        "s:i,s:i,s:i,s:N,s:N}",
+        "seat", v->seat, "players", v->players, "phase", v->phase, "dealer", v->dealer, "turn_seat",
+        v->turn_seat, "to_act", v->to_act, "stock_size", v->stock_n, "upcard", v->upcard,
+        "stock_locked", v->stock_locked ? Py_True : Py_False, "hand_no", v->hand_no, "turns",
+        v->turns, "hand", hand_list(v->hand), "hand_sizes", u8_list(v->hand_n, p), "pile",
+        u8_list(v->pile, v->pile_n), "melds", melds_list(v->meld, v->meld_n), "scores",
+        int_list(v->score, p), "concealed", int_list(v->concealed, p), "discarder", v->discarder,
+        "turns_drawn", u8_list(v->drew, p), "melded_before", melded, "claim_meld", v->claim_meld,
+        "upcard_passes", v->upcard_passes, "knock_limit", upcard_limit, "rules", rules_new(r),
+        "_raw", rawview_new(v)));
+}
+
+static PyObject *Game_view(PyObject *self, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    const okr_game *g = &GAME(self)->g;
+    if (seat < 0 || seat >= g->players)
+        return PyErr_Format(PyExc_IndexError, "seat %ld: the table has seats 0..%d", seat,
+                            g->players - 1);
+    okr_view v;
+    okr_view_of(g, (int)seat, &v);
+    return view_ns(&v, &g->rules);
+}
+
+static PyObject *Game_hand(PyObject *self, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    const okr_game *g = &GAME(self)->g;
+    if (seat < 0 || seat >= g->players)
+        return PyErr_Format(PyExc_IndexError, "seat %ld: the table has seats 0..%d", seat,
+                            g->players - 1);
+    return hand_list(g->hand[seat]);
+}
+
+static const char *const end_names[] = {"none",  "out",      "stock", "cap",
+                                        "knock", "undercut", "gin",   "drawn"};
+
+static PyObject *hand_result_ns(const okr_game *g)
+{
+    const okr_hand_result *h = &g->last;
+    int p = g->players;
+    return ns_from_dict(Py_BuildValue(
+        "{s:i,s:i,s:s,s:i,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "hand_no", g->hand_no, "ended",
+        h->ended, "end", h->ended <= OKR_END_DRAWN ? end_names[h->ended] : "?", "winner", h->winner,
+        "knocker", h->knocker, "melded", int_list(h->melded, p), "debit", int_list(h->debit, p),
+        "out_bonus", int_list(h->out_bonus, p), "concealed", int_list(h->concealed, p), "deadwood",
+        int_list(h->deadwood, p), "score", int_list(h->score, p), "total", int_list(h->total, p)));
+}
+
+static PyObject *Game_hand_result(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const okr_game *g = &GAME(self)->g;
+    if (g->phase != OKR_PH_HAND_OVER && g->phase != OKR_PH_GAME_OVER)
+        Py_RETURN_NONE;
+    return hand_result_ns(g);
+}
+
+static PyObject *Game_game_result(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    const okr_game *g = &GAME(self)->g;
+    if (g->phase != OKR_PH_GAME_OVER)
+        Py_RETURN_NONE;
+    const okr_game_result *r = &g->result;
+    int p = g->players;
+    PyObject *winners = PyList_New(0);
+    for (int i = 0; winners && i < p; i++)
+        if (r->winners & (1u << i)) {
+            PyObject *s = PyLong_FromLong(i);
+            if (!s || PyList_Append(winners, s) < 0)
+                Py_CLEAR(winners);
+            Py_XDECREF(s);
+        }
+    return ns_from_dict(Py_BuildValue(
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "winners", winners, "score", int_list(r->score, p),
+        "concealed", int_list(r->concealed, p), "winner_bonus", int_list(r->winner_bonus, p),
+        "final_total", int_list(r->final_total, p), "placement", u8_list(r->placement, p),
+        "settlement", int_list(r->settlement, p)));
+}
+
+static PyObject *Game_get_rules(PyObject *self, void *c)
+{
+    (void)c;
+    return rules_new(&GAME(self)->g.rules);
+}
+static PyObject *Game_get_stock(PyObject *self, void *c)
+{
+    (void)c;
+    return u8_list(GAME(self)->g.stock, GAME(self)->g.stock_n);
+}
+static PyObject *Game_get_pile(PyObject *self, void *c)
+{
+    (void)c;
+    return u8_list(GAME(self)->g.pile, GAME(self)->g.pile_n);
+}
+static PyObject *Game_get_melds(PyObject *self, void *c)
+{
+    (void)c;
+    return melds_list(GAME(self)->g.meld, GAME(self)->g.meld_n);
+}
+static PyObject *Game_get_scores(PyObject *self, void *c)
+{
+    (void)c;
+    return int_list(GAME(self)->g.score, GAME(self)->g.players);
+}
+
+static PyGetSetDef Game_getset[] = {
+    {"rules", Game_get_rules, NULL, "the okr.Rules of the game", NULL},
+    {"stock", Game_get_stock, NULL, "the stock, bottom first (hidden from every seat)", NULL},
+    {"pile", Game_get_pile, NULL, "the discard pile, bottom first", NULL},
+    {"melds", Game_get_melds, NULL, "melds on the table", NULL},
+    {"scores", Game_get_scores, NULL, "running game scores", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+#define GAME_MEMBER(name, type, doc)                                                               \
+    {                                                                                              \
+#name, type, offsetof(GameObject, g.name), READONLY, doc                                   \
+    }
+static PyMemberDef Game_members[] = {
+    GAME_MEMBER(players, T_UBYTE, "seats at the table"),
+    GAME_MEMBER(phase, T_UBYTE, "okr.PH_* (UPCARD .. GAME_OVER)"),
+    GAME_MEMBER(dealer, T_UBYTE, "the dealer's seat"),
+    GAME_MEMBER(turn_seat, T_UBYTE, "whose turn it is"),
+    GAME_MEMBER(to_act, T_UBYTE, "who must act now (differs during claims, upcard rounds)"),
+    GAME_MEMBER(hand_no, T_USHORT, "1, 2, ..."),
+    GAME_MEMBER(turns, T_USHORT, "turns begun in this hand (RULES 4.9)"),
+    GAME_MEMBER(upcard, T_UBYTE, "this hand's upcard"),
+    GAME_MEMBER(seed, T_ULONGLONG, "the seed later hands are dealt from"),
+    {NULL, 0, 0, 0, NULL}};
+
+static PyMethodDef Game_methods[] = {
+    {"copy", Game_copy, METH_NOARGS, "An independent copy of the game (a struct copy)."},
+    {"__copy__", Game_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", Game_deepcopy, METH_O, NULL},
+    {"legal", Game_legal, METH_NOARGS,
+     "The legal actions of the seat to act, in canonical order (empty when a hand is over)."},
+    {"legal_count", Game_legal_count, METH_NOARGS, "len(legal()) without making the actions."},
+    {"apply", Game_apply, METH_O,
+     "apply(action | index | text): play an action; okr.Refused names the rule if illegal."},
+    {"step", Game_step, METH_O, "Like apply(), returning the event (seq, seat, type, card, ...)."},
+    {"parse", Game_parse, METH_O, "parse(text): the Action the text means for the seat to act."},
+    {"over", Game_over, METH_NOARGS, "True when the game is finished."},
+    {"hand_over", Game_hand_over, METH_NOARGS, "True when the hand (or the game) is finished."},
+    {"next_hand", (PyCFunction)(void (*)(void))Game_next_hand, METH_VARARGS | METH_KEYWORDS,
+     "next_hand(pack=None): deal the next hand (after hand_over())."},
+    {"view", Game_view, METH_O, "view(seat): what that seat may know (the protocol's View)."},
+    {"hand", Game_hand, METH_O, "hand(seat): that seat's cards (the whole truth, not a view)."},
+    {"hand_result", Game_hand_result, METH_NOARGS,
+     "The scoring of the hand just ended (None during a hand)."},
+    {"game_result", Game_game_result, METH_NOARGS,
+     "The end-of-game report (None before the game is over)."},
+    {"digest", Game_digest, METH_NOARGS, "64-bit digest of the state (okr_digest)."},
+    {"check", Game_check, METH_NOARGS, "True if every card is in exactly one place."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "okr.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Game(rules='gin', players=2, seed=0, pack=None, **options): one game.",
+    .tp_new = Game_new,
+    .tp_dealloc = Game_dealloc,
+    .tp_methods = Game_methods,
+    .tp_getset = Game_getset,
+    .tp_members = Game_members,
+};
+
+/* ---- Module functions --------------------------------------------------------------------- */
+
+static PyObject *m_card(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    int k = card_of(arg);
+    return k < 0 ? NULL : PyLong_FromLong(k);
+}
+
+static PyObject *m_card_str(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    int k = card_of(arg);
+    if (k < 0)
+        return NULL;
+    char buf[3];
+    return PyUnicode_FromString(okr_card_str(k, buf));
+}
+
+static PyObject *m_cards(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    uint8_t cards[OKR_MAX_CARDS];
+    if (PyUnicode_Check(arg)) {
+        const char *s = PyUnicode_AsUTF8(arg);
+        okr_refusal why;
+        if (!s)
+            return NULL;
+        int n = okr_cards_parse(s, cards, OKR_MAX_CARDS, &why);
+        if (n < 0)
+            return PyErr_Format(PyExc_ValueError, "%s", why.reason);
+        return u8_list(cards, n);
+    }
+    int n = pack_of(arg, cards);
+    return n < 0 ? NULL : u8_list(cards, n);
+}
+
+static PyObject *m_cards_str(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    PyObject *seq = PySequence_Fast(arg, "cards_str: a list of cards");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *parts = PyList_New(n);
+    for (Py_ssize_t i = 0; parts && i < n; i++) {
+        int k = card_of(PySequence_Fast_GET_ITEM(seq, i));
+        char buf[3];
+        if (k < 0) {
+            Py_CLEAR(parts);
+            break;
+        }
+        PyList_SET_ITEM(parts, i, PyUnicode_FromString(okr_card_str(k, buf)));
+    }
+    Py_DECREF(seq);
+    if (!parts)
+        return NULL;
+    PyObject *sep = PyUnicode_FromString(" ");
+    PyObject *s = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    return s;
+}
+
+static PyObject *m_card_value(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"card", "rules", NULL};
+    PyObject *card, *rules = NULL;
+    okr_rules r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:card_value", kwlist, &card, &rules) ||
+        rules_of(rules, &r) < 0)
+        return NULL;
+    int k = card_of(card);
+    return k < 0 ? NULL : PyLong_FromLong(okr_card_debit(&r, k));
+}
+
+/* A hand the helpers can take under r: no kind more often than the pack holds it and, for the
+ * gin helpers (whose search grows fast with the hand), at most hand_size + 1 cards. 0 or -1. */
+static int hand_fits(const okr_rules *r, const uint8_t h[OKR_KINDS], int max_total)
+{
+    int total = 0;
+    for (int k = 0; k < OKR_KINDS; k++) {
+        total += h[k];
+        if (h[k] > (k == OKR_JOKER ? r->jokers : r->decks)) {
+            PyErr_Format(PyExc_ValueError,
+                         "the hand holds %d of a kind the pack has %d of (RULES 1.1)", h[k],
+                         k == OKR_JOKER ? r->jokers : r->decks);
+            return -1;
+        }
+    }
+    if (max_total >= 0 && total > max_total) {
+        PyErr_Format(PyExc_ValueError, "a gin hand holds at most %d cards, not %d", max_total,
+                     total);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *m_find_melds(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"hand", "rules", NULL};
+    PyObject *hand, *rules = NULL;
+    okr_rules r;
+    okr_refusal why;
+    okr_rules_preset(&r, "laws", &why); /* the rummy family's default; gin melds: gin_best */
+    uint8_t h[OKR_KINDS];
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:find_melds", kwlist, &hand, &rules) ||
+        (rules && rules_of(rules, &r) < 0) || hand_of(hand, h) < 0 || hand_fits(&r, h, -1) < 0)
+        return NULL;
+    /* the scratch action list doubles as room for the specs: far more than any hand needs */
+    okr_spec *specs = (okr_spec *)scratch;
+    int cap = (int)(sizeof(scratch) / (sizeof(okr_spec)));
+    int n = okr_find_melds(&r, h, specs, cap);
+    if (n < 0)
+        return PyErr_Format(PyExc_RuntimeError, "okr_find_melds overflowed");
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *s = spec_ns(&specs[i]);
+        if (!s) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, s);
+    }
+    return l;
+}
+
+static PyObject *m_gin_best(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"hand", "rules", NULL};
+    PyObject *hand, *rules = NULL;
+    okr_rules r;
+    uint8_t h[OKR_KINDS];
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:gin_best", kwlist, &hand, &rules) ||
+        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0 || hand_fits(&r, h, r.hand_size + 1) < 0)
+        return NULL;
+    okr_ginmeld melds[OKR_GIN_MELDS];
+    int nm = 0;
+    int dw = okr_gin_best(&r, h, melds, &nm);
+    return Py_BuildValue("(iN)", dw, ginmelds_list(melds, nm));
+}
+
+/* Gin with 11 cards: the discard that leaves the least deadwood (G5), ties to the lowest
+ * card. Returns (card, deadwood, melds) of the 10 cards kept. */
+static PyObject *m_gin_best_discard(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"hand", "rules", NULL};
+    PyObject *hand, *rules = NULL;
+    okr_rules r;
+    uint8_t h[OKR_KINDS];
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:gin_best_discard", kwlist, &hand, &rules) ||
+        rules_of(rules, &r) < 0 || hand_of(hand, h) < 0 || hand_fits(&r, h, r.hand_size + 1) < 0)
+        return NULL;
+    int best = -1, best_dw = 0, best_n = 0;
+    okr_ginmeld best_m[OKR_GIN_MELDS];
+    for (int k = 0; k < OKR_KINDS; k++) {
+        if (!h[k])
+            continue;
+        okr_ginmeld ms[OKR_GIN_MELDS];
+        int nm = 0;
+        h[k]--;
+        int dw = okr_gin_best(&r, h, ms, &nm);
+        h[k]++;
+        if (best < 0 || dw < best_dw) {
+            best = k;
+            best_dw = dw;
+            best_n = nm;
+            memcpy(best_m, ms, sizeof ms);
+        }
+    }
+    if (best < 0)
+        return PyErr_Format(PyExc_ValueError, "gin_best_discard: the hand is empty");
+    return Py_BuildValue("(iiN)", best, best_dw, ginmelds_list(best_m, best_n));
+}
+
+static PyObject *m_shuffle(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"seed", "hand_no", "rules", NULL};
+    unsigned long long seed;
+    int hand_no = 1;
+    PyObject *rules = NULL;
+    okr_rules r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "K|iO:shuffle", kwlist, &seed, &hand_no, &rules) ||
+        rules_of(rules, &r) < 0)
+        return NULL;
+    uint8_t out[OKR_MAX_CARDS];
+    int n = okr_shuffle(&r, (uint64_t)seed, hand_no, out, OKR_MAX_CARDS);
+    if (n < 0)
+        return PyErr_Format(PyExc_ValueError, "okr_shuffle failed (%d)", n);
+    return u8_list(out, n);
+}
+
+static PyObject *m_option_names(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    PyObject *l = PyList_New(0);
+    const char *name;
+    for (int i = 0; l && (name = okr_rules_option_name(i)); i++) {
+        PyObject *s = PyUnicode_FromString(name);
+        if (!s || PyList_Append(l, s) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(s);
+    }
+    return l;
+}
+
+/* ---- Views from elsewhere (okbot's protobuf View, or any object with its fields) --------- */
+
+static int attr_long(PyObject *o, const char *name, long lo, long hi, long *out)
+{
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (!v)
+        return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "view.%s = %ld is out of range %ld..%ld", name, x, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* view.NAME as a list of at most `cap` ints in lo..hi, written as int32; the count or -1. */
+static int attr_ints(PyObject *o, const char *name, long lo, long hi, int32_t *out, int cap)
+{
+    PyObject *v = PyObject_GetAttrString(o, name);
+    PyObject *seq = v ? PySequence_Fast(v, "view field: a list of ints") : NULL;
+    Py_XDECREF(v);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "view.%s has %zd entries, at most %d", name, n, cap);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "view.%s[%zd] = %ld is out of range", name, i, x);
+            return -1;
+        }
+        out[i] = (int32_t)x;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+/* Fill *v from an object with the protocol View's fields (proto/okr.proto). 0 or -1. The
+ * engine's okr_determinize then checks it against the pack. */
+static int view_from_fields(PyObject *o, okr_view *v)
+{
+    int32_t buf[OKR_MAX_CARDS];
+    long x;
+    memset(v, 0, sizeof *v);
+#define FIELD(name, hi, dst)                                                                       \
+    do {                                                                                           \
+        if (attr_long(o, name, 0, hi, &x) < 0)                                                     \
+            return -1;                                                                             \
+        dst = (uint8_t)x;                                                                          \
+    } while (0)
+    FIELD("seat", OKR_MAX_PLAYERS - 1, v->seat);
+    FIELD("players", OKR_MAX_PLAYERS, v->players);
+    FIELD("phase", OKR_PH_GAME_OVER, v->phase);
+    FIELD("dealer", OKR_MAX_PLAYERS - 1, v->dealer);
+    FIELD("turn_seat", OKR_MAX_PLAYERS - 1, v->turn_seat);
+    FIELD("to_act", OKR_MAX_PLAYERS - 1, v->to_act);
+    FIELD("stock_size", OKR_MAX_CARDS, v->stock_n);
+    FIELD("upcard", 255, v->upcard);
+    FIELD("stock_locked", 1, v->stock_locked);
+    FIELD("discarder", OKR_MAX_PLAYERS - 1, v->discarder);
+    FIELD("claim_meld", 255, v->claim_meld);
+    FIELD("upcard_passes", OKR_MAX_PLAYERS, v->upcard_passes);
+#undef FIELD
+    if (attr_long(o, "hand_no", 0, 65535, &x) < 0)
+        return -1;
+    v->hand_no = (uint16_t)x;
+    if (attr_long(o, "turns", 0, 65535, &x) < 0)
+        return -1;
+    v->turns = (uint16_t)x;
+    int p = v->players, n;
+    if ((n = attr_ints(o, "hand", 0, OKR_KINDS - 1, buf, OKR_MAX_CARDS)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->hand[buf[i]]++;
+    if ((n = attr_ints(o, "pile", 0, OKR_KINDS - 1, buf, OKR_MAX_CARDS)) < 0)
+        return -1;
+    v->pile_n = (uint8_t)n;
+    for (int i = 0; i < n; i++)
+        v->pile[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "hand_sizes", 0, OKR_MAX_CARDS, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->hand_n[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "turns_drawn", 0, 2, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->drew[i] = (uint8_t)buf[i];
+    if ((n = attr_ints(o, "melded_before", 0, 1, buf, p)) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v->melded_before[i] = (uint8_t)buf[i];
+    if (attr_ints(o, "scores", INT32_MIN, INT32_MAX, v->score, p) < 0 ||
+        attr_ints(o, "concealed", INT32_MIN, INT32_MAX, v->concealed, p) < 0)
+        return -1;
+    PyObject *melds = PyObject_GetAttrString(o, "melds");
+    PyObject *seq = melds ? PySequence_Fast(melds, "view.melds: a list") : NULL;
+    Py_XDECREF(melds);
+    if (!seq)
+        return -1;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
+    if (nm > OKR_MAX_MELDS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "view.melds: more than %d", OKR_MAX_MELDS);
+        return -1;
+    }
+    v->meld_n = (uint8_t)nm;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *m = PySequence_Fast_GET_ITEM(seq, i);
+        okr_meld *d = &v->meld[i];
+        int32_t cards[OKR_MELD_CARDS], as[OKR_MELD_CARDS];
+        PyObject *t = PyObject_GetAttrString(m, "type");
+        long type = -1;
+        if (t && PyUnicode_Check(t))
+            type = PyUnicode_CompareWithASCIIString(t, "run") == 0 ? OKR_RUN : OKR_SET;
+        else if (t)
+            type = PyLong_AsLong(t); /* the protocol's MeldType: 1 set, 2 run */
+        Py_XDECREF(t);
+        int nc = -1, na = -1;
+        if (type == OKR_SET || type == OKR_RUN) {
+            nc = attr_ints(m, "cards", 0, OKR_KINDS - 1, cards, OKR_MELD_CARDS);
+            na = nc < 0 ? -1
+                        : attr_ints(m, PyObject_HasAttrString(m, "as_") ? "as_" : "as", 0,
+                                    OKR_KINDS - 1, as, OKR_MELD_CARDS);
+        } else if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_ValueError, "view.melds[%zd].type: 'set' or 'run'", i);
+        }
+        if (na < 0 || na != nc || attr_long(m, "owner", 0, OKR_MAX_PLAYERS - 1, &x) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "view.melds[%zd]: cards and as_ differ", i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        d->owner = (uint8_t)x;
+        d->type = (uint8_t)type;
+        d->n = (uint8_t)nc;
+        for (int k = 0; k < nc; k++) {
+            d->card[k] = (uint8_t)cards[k];
+            d->as[k] = (uint8_t)as[k];
+        }
+        long lo = 0, rank = 0, suit = 0;
+        if (attr_long(m, "lo", 0, 13, &lo) < 0 || attr_long(m, "rank", 0, 13, &rank) < 0 ||
+            attr_long(m, "suit", 0, 3, &suit) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        d->lo = (uint8_t)lo;
+        d->rank = (uint8_t)rank;
+        d->suit = (uint8_t)suit;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* A full game consistent with what a view's seat knows (RULES 8.3): only the view's own
+ * content goes in, so nothing hidden can come out. `view`: from Game.view(), or okbot's
+ * protocol View (then `rules` is needed: an okr.Rules or a preset name). `rng`: an int seed,
+ * or an object with getrandbits (random.Random). */
+static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"view", "rng", "rules", NULL};
+    PyObject *view, *rng, *rules_arg = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:determinize", kwlist, &view, &rng, &rules_arg))
+        return NULL;
+    okr_rules r;
+    okr_view v;
+    unsigned long long seed = 0;
+    PyObject *raw = PyObject_GetAttrString(view, "_raw");
+    if (!raw)
+        PyErr_Clear();
+    if (raw && PyObject_TypeCheck(raw, &RawViewType)) {
+        v = ((RawViewObject *)raw)->v;
+    } else if (view_from_fields(view, &v) < 0) {
+        Py_XDECREF(raw);
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError,
+                            "determinize: a view (Game.view() or the protocol's View)");
+        }
+        return NULL;
+    }
+    Py_XDECREF(raw);
+    if (rules_arg) {
+        if (rules_of(rules_arg, &r) < 0)
+            return NULL;
+    } else {
+        PyObject *rules = PyObject_GetAttrString(view, "rules");
+        if (!rules) {
+            PyErr_Clear();
+            return PyErr_Format(PyExc_TypeError,
+                                "determinize: this view has no rules: pass rules=okr.rules(...)");
+        }
+        int rc = rules_of(rules, &r);
+        Py_DECREF(rules);
+        if (rc < 0)
+            return NULL;
+    }
+    if (PyLong_Check(rng)) {
+        seed = PyLong_AsUnsignedLongLongMask(rng);
+    } else {
+        PyObject *bits = PyObject_CallMethod(rng, "getrandbits", "i", 64);
+        if (!bits)
+            return NULL;
+        seed = PyLong_AsUnsignedLongLongMask(bits);
+        Py_DECREF(bits);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    GameObject *o = game_alloc(&GameType);
+    if (!o)
+        return NULL;
+    okr_refusal why;
+    if (okr_determinize(&r, &v, (uint64_t)seed, &o->g, &why) != OKR_OK) {
+        Py_DECREF(o);
+        return refuse(&why);
+    }
+    return (PyObject *)o;
+}
+
+static PyMethodDef module_methods[] = {
+    {"card", m_card, METH_O, "card('QS') -> 38: a card's kind from text (or a kind)."},
+    {"card_str", m_card_str, METH_O, "card_str(38) -> 'QS'."},
+    {"cards", m_cards, METH_O, "cards('AS 2S') -> [39, 40]."},
+    {"cards_str", m_cards_str, METH_O, "cards_str([39, 40]) -> 'AS 2S'."},
+    {"card_value", (PyCFunction)(void (*)(void))m_card_value, METH_VARARGS | METH_KEYWORDS,
+     "card_value(card, rules='gin'): deadwood value in gin (G1), hand debit in rummy (7.1)."},
+    {"find_melds", (PyCFunction)(void (*)(void))m_find_melds, METH_VARARGS | METH_KEYWORDS,
+     "find_melds(hand, rules='laws'): every three-card meld the hand can lay (rummy presets; "
+     "gin: [], use gin_best)."},
+    {"gin_best", (PyCFunction)(void (*)(void))m_gin_best, METH_VARARGS | METH_KEYWORDS,
+     "gin_best(hand, rules='gin') -> (deadwood, melds): the least deadwood (G5)."},
+    {"gin_best_discard", (PyCFunction)(void (*)(void))m_gin_best_discard,
+     METH_VARARGS | METH_KEYWORDS,
+     "gin_best_discard(hand11, rules='gin') -> (card, deadwood, melds)."},
+    {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_VARARGS | METH_KEYWORDS,
+     "shuffle(seed, hand_no=1, rules='gin'): the pack of that hand, in dealing order."},
+    {"option_names", m_option_names, METH_NOARGS, "Every rule option's name."},
+    {"determinize", (PyCFunction)(void (*)(void))m_determinize, METH_VARARGS | METH_KEYWORDS,
+     "determinize(view, rng, rules=None): a Game consistent with what the view's seat knows; "
+     "view from Game.view() or okbot (then rules=...)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "okr._okr",
+                                        "The okarena rules engine (C) for Python.",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
+
+static int add_int(PyObject *m, const char *name, long v)
+{
+    return PyModule_AddIntConstant(m, name, v);
+}
+
+PyMODINIT_FUNC PyInit__okr(void);
+PyMODINIT_FUNC PyInit__okr(void)
+{
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&ActionType) < 0 ||
+        PyType_Ready(&GameType) < 0 || PyType_Ready(&RawViewType) < 0)
+        return NULL;
+    PyObject *types = PyImport_ImportModule("types");
+    if (!types)
+        return NULL;
+    Namespace = PyObject_GetAttrString(types, "SimpleNamespace");
+    Py_DECREF(types);
+    if (!Namespace)
+        return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    Refused = PyErr_NewExceptionWithDoc(
+        "okr.Refused", "The engine refused: .rule is the rule number (RULES.md), .reason why.",
+        PyExc_ValueError, NULL);
+    if (!Refused || PyModule_AddObjectRef(m, "Refused", Refused) < 0 ||
+        PyModule_AddObjectRef(m, "Rules", (PyObject *)&RulesType) < 0 ||
+        PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddObjectRef(m, "Action", (PyObject *)&ActionType) < 0)
+        goto fail;
+    static const struct {
+        const char *name;
+        long v;
+    } ints[] = {
+        {"DRAW", OKR_A_DRAW},
+        {"TAKE", OKR_A_TAKE},
+        {"MELD", OKR_A_MELD},
+        {"ADD", OKR_A_ADD},
+        {"REPLACE", OKR_A_REPLACE},
+        {"DISCARD", OKR_A_DISCARD},
+        {"CLAIM", OKR_A_CLAIM},
+        {"KNOCK", OKR_A_KNOCK},
+        {"PASS", OKR_A_PASS},
+        {"HOW_PLAIN", OKR_HOW_PLAIN},
+        {"HOW_NEW", OKR_HOW_NEW},
+        {"HOW_ADD", OKR_HOW_ADD},
+        {"HOW_JOKER", OKR_HOW_JOKER},
+        {"PH_UPCARD", OKR_PH_UPCARD},
+        {"PH_GIN_UPCARD", OKR_PH_GIN_UPCARD},
+        {"PH_DRAW", OKR_PH_DRAW},
+        {"PH_CLAIM", OKR_PH_CLAIM},
+        {"PH_CLAIM_MELD", OKR_PH_CLAIM_MELD},
+        {"PH_PLAY", OKR_PH_PLAY},
+        {"PH_HAND_OVER", OKR_PH_HAND_OVER},
+        {"PH_GAME_OVER", OKR_PH_GAME_OVER},
+        {"JOKER", OKR_JOKER},
+        {"KINDS", OKR_KINDS},
+        {"MAX_PLAYERS", OKR_MAX_PLAYERS},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (add_int(m, ints[i].name, ints[i].v) < 0)
+            goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
