@@ -14,16 +14,15 @@ DEMO=(
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     libevent-dev libcmocka-dev libjansson-dev libinih-dev
     python3 python3-protobuf
-    # the Python module okr (sdk/python/okr) is built with the rest
-    python3-dev
     nodejs npm
 )
 TEST=(
     git clang clang-format valgrind
     # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh, the fuzz step)
     libclang-rt-14-dev
-    # pytest runs the tests of the Python module okr
-    python3-pytest
+    # the Python module okr (sdk/python/okr; skipped by a build without the headers) and
+    # its tests
+    python3-dev python3-pytest
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless
@@ -68,6 +67,7 @@ done
 
 # playwright-core for tests/view/browser.mjs, pinned by tests/view/package-lock.json
 npm_view() {
+    [ "$SET" = test ] || return 0 # the demo needs no browser
     local dir
     dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/view"
     if [ ! -d "$dir/node_modules/playwright-core" ] && command -v npm >/dev/null 2>&1; then
