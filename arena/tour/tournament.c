@@ -993,12 +993,11 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         }
         /* rho means something only with score spread over several sets; never print nan */
         if (isfinite(rr.rho) && counted > 1) {
-            printf("duplicate efficiency rho %.2f per game, %.2f per hand (the share of score "
-                   "variance the shared deals remove)",
-                   rr.rho, rr.rho_hand);
+            printf("duplicate efficiency rho %.2f per game, %.2f per hand", rr.rho, rr.rho_hand);
             if (isfinite(rr.effective_games))
                 printf(": these %lld games are worth %.0f independent ones", ngames,
                        rr.effective_games);
+            printf(" (rho: the share of score variance the shared deals remove)");
         } else
             printf("duplicate efficiency rho: - (needs score differences in more than one set)");
         if (!rr.connected)

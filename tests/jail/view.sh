@@ -130,7 +130,7 @@ check "two-file Python bot without --files: RE whose detail names the missing mo
     grep -q "RE.*No module named 'helper'.*only bot.py and the SDK; declare more: --files DIR" "$L/m2/games.jsonl"
 "$ARENA" check-bot --bot "python3 $L/mybot/bot.py" --decisions 2 >"$L/cb.txt" 2>&1
 check "check-bot says what the jail showed and how to declare more" \
-    eval 'grep -q "jail shows   $L/mybot/bot.py" "$L/cb.txt" && grep -q "declare the folder it needs with --files DIR" "$L/cb.txt"'
+    eval 'grep -q "^  jail shows " "$L/cb.txt" && grep -Eq "^  (jail shows)? +$L/mybot/bot.py\$" "$L/cb.txt" && grep -q "declare the folder it needs with --files DIR" "$L/cb.txt"'
 "$ARENA" check-bot --bot "python3 $L/mybot/bot.py" --files "$L/mybot" --decisions 2 >"$L/cb2.txt" 2>&1
 check "check-bot --files DIR: compliant" grep -q "result: compliant" "$L/cb2.txt"
 (cd "$L/mybot" && "$ARENA" match --players 2 --games 2 --bot "python3 bot.py" --files . --bot @random \
