@@ -617,6 +617,21 @@ static void push_event(evq *q, const okr_event *e)
     q->ev[q->n++] = *e;
 }
 
+/* The game's id as bots see it (GameStart, GameEnd): the record's id without its first part,
+ * "m<seed>" or "t<seed>", which names the seed, and with the documented PRNG every card of
+ * the match (RULES 8.3). "m5-d0-r1" -> "d0-r1"; an id of another form is sent whole. */
+static const char *bot_game_id(const char *id)
+{
+    if ((id[0] == 'm' || id[0] == 't') && id[1] >= '0' && id[1] <= '9') {
+        const char *p = id + 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p == '-' && p[1])
+            return p + 1;
+    }
+    return id;
+}
+
 static void send_game_start(ar_match *m, int seat, ar_bot *b)
 {
     game *gm = &m->gm;
@@ -624,7 +639,7 @@ static void send_game_start(ar_match *m, int seat, ar_bot *b)
     for (int s = 0; s < m->cfg.players; s++)
         names[s] = (char *)bot_name(m, gm->entrant[s]);
     Okrpb__GameStart gs = OKRPB__GAME_START__INIT;
-    gs.game_id = gm->id;
+    gs.game_id = (char *)bot_game_id(gm->id);
     gs.seat = (uint32_t)seat;
     gs.players = (uint32_t)m->cfg.players;
     gs.n_names = (size_t)m->cfg.players;
@@ -1063,9 +1078,10 @@ static void send_game_end(ar_match *m, int completed)
         tb.msg_case = OKRPB__TO_BOT__MSG_GAME_END;
         Okrpb__GameEnd ge = OKRPB__GAME_END__INIT;
         if (completed) {
-            tb.game_end = okrpb_game_end_from(m->pa, &gm->g, s, gm->id, seat_verdict(gm, s));
+            tb.game_end =
+                okrpb_game_end_from(m->pa, &gm->g, s, bot_game_id(gm->id), seat_verdict(gm, s));
         } else {
-            ge.game_id = gm->id;
+            ge.game_id = (char *)bot_game_id(gm->id);
             ge.seat = (uint32_t)s;
             ge.n_winners = ge.n_score = ge.n_concealed = ge.n_winner_bonus = ge.n_final_total =
                 ge.n_placement = ge.n_settlement = (size_t)n;

@@ -255,6 +255,6 @@ has_line() {
 has_re() {
     check "$1: the bot's log matches /$2/" grep -qE -- "$2" "$LOG"
 }
-no_line() {
-    check "$1: the bot's log has no /$2/" bash -c '! grep -qE -- "$1" "$2"' _ "$2" "$LOG"
+no_line() { # what the bot wrote: the arena's own "[arena: game ID, seat S]" markers aside
+    check "$1: the bot's log has no /$2/" bash -c '! grep -v "^\[arena: game " "$2" | grep -qE -- "$1"' _ "$2" "$LOG"
 }

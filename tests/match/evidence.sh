@@ -61,8 +61,12 @@ check "TLE hard: the detail names --hard-ms" \
 timeout 60 "$ARENA" match --rules gin --players 2 --games 2 --out "$TMP/tr" --quiet \
     --bot "$(helper good)" --name first --bot "$(helper full)" --name second --trace 1 \
     >/dev/null 2>"$TMP/tr.err"
+# the ids bots get leave out the record id's first part, m<seed>: with the seed and the
+# documented PRNG a bot could deal every card (RULES 8.3)
+check "no frame to a bot names the seed (game ids without m<seed>)" \
+    bash -c "grep -q 'game_id: ' '$TMP/tr.err' && ! grep -Eq 'game_id: \"m[0-9]' '$TMP/tr.err'"
 check "--trace 1: frames of slot 1 only, each way, with timestamps" \
-    bash -c "grep -Eq '^ *[0-9]+\.[0-9]{3} >second\(1\): game_start \{ game_id: \"m1-d0-r0\"' '$TMP/tr.err' && grep -q '<second(1): choice { id: [0-9]* action {' '$TMP/tr.err' && grep -q '>second(1): game_end {' '$TMP/tr.err' && ! grep -q 'first(0)' '$TMP/tr.err'"
+    bash -c "grep -Eq '^ *[0-9]+\.[0-9]{3} >second\(1\): game_start \{ game_id: \"d0-r0\"' '$TMP/tr.err' && grep -q '<second(1): choice { id: [0-9]* action {' '$TMP/tr.err' && grep -q '>second(1): game_end {' '$TMP/tr.err' && ! grep -q 'first(0)' '$TMP/tr.err'"
 timeout 60 "$ARENA" match --rules gin --players 2 --games 2 --out "$TMP/tr2" --quiet \
     --bot "$(helper good)" --name first --bot "$(helper full)" --name second --trace all \
     >/dev/null 2>"$TMP/tr2.err"
