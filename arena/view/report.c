@@ -853,8 +853,9 @@ static long long hand_score(json_t *g, size_t h, size_t seat)
 }
 
 /* The first hand of every rotation of a deal gives each seat the same cards (it is dealt from
- * the deal's seed); only who sits there changes. Later hands are dealt by the last winner
- * (RULES 2.3), so their cards differ between rotations and are not compared. Side by side, the
+ * the deal's seed); only who sits there changes. Later hands are the same too under the
+ * arena's default dealer=rotate, but not under dealer=winner (RULES 2.3), so only the first
+ * hand, the same under both, is compared. Side by side, the
  * rotations show what each entrant made of the same cards. From games.jsonl alone. */
 static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
 {
@@ -898,8 +899,9 @@ static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
     fprintf(out,
             "<h2 id=\"dupsets\">Duplicate sets: the same cards in other hands</h2>\n<p "
             "class=\"meta\">In every rotation of a deal, seat <i>s</i> gets the same cards in the "
-            "first hand; only who sits there changes (later hands are dealt by the last winner, so "
-            "their cards differ). Each line of a cell is one rotation: the entrant with those "
+            "first hand; only who sits there changes (later hands too with the arena's default "
+            "dealer=rotate, not with dealer=winner). Each line of a cell is one rotation: the "
+            "entrant with those "
             "cards, its score for the first hand and, in brackets, its final total. The %d sets "
             "(of the %d listed) where the same cards scored furthest apart:</p>\n",
             shown, ns);
