@@ -165,3 +165,42 @@ test('hostile input throws and never breaks the next call', { skip: !haveWasm },
   all.push(52);
   assert.ok(rules.findMelds(all, { preset: 'laws', decks: 3 }).length > 1000);
 });
+
+test('the module itself never traps on raw garbage (its own checks, not only the JS ones)', { skip: !haveWasm }, () => {
+  // a second instance of okr.wasm, called directly with random bytes and lengths
+  const mod = new WebAssembly.Module(fs.readFileSync(rules.where()));
+  const x = new WebAssembly.Instance(mod, {}).exports;
+  let seed = 12345;
+  const rnd = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+  const mem = () => new Uint8Array(x.memory.buffer);
+  const fill = (n, alphabet) => {
+    const m = mem();
+    const at = x.okw_in();
+    for (let i = 0; i < n; i++) m[at + i] = alphabet ? alphabet.charCodeAt(rnd(alphabet.length)) : rnd(256);
+  };
+  const TEXT = 'ASKQJT0123456789CDHSjkmeldraw=|lohi add take new knock discard ';
+  const calls = [
+    () => { fill(600, TEXT); return x.okw_rules(rnd(600) - 10); },
+    () => { fill(600, TEXT); return x.okw_card_parse(rnd(700) - 50); },
+    () => { fill(2000, TEXT); return x.okw_cards_parse(rnd(70000) - 100); },
+    () => { fill(53); return x.okw_find_melds(); },
+    () => { fill(53, '\u0000\u0001\u0002\u0003'); return x.okw_find_melds(); },
+    () => { fill(53, '\u0000\u0000\u0000\u0001'); return x.okw_gin_best(); },
+    () => { fill(53, '\u0000\u0000\u0001'); return x.okw_gin_best_discard(); },
+    () => { fill(4200, TEXT); return x.okw_action_parse(rnd(300), rnd(300) - 100, rnd(80) - 5); },
+    () => { fill(4200); return x.okw_action_parse(rnd(4000), rnd(60) - 1, rnd(70)); },
+    () => { fill(64); return x.okw_action_format(); },
+    () => x.okw_card_value(rnd(400) - 100),
+    () => x.okw_card_str(rnd(400) - 100),
+  ];
+  const presets = ['gin', 'laws', 'german decks=3', 'arlington'];
+  for (let i = 0; i < 6000; i++) {
+    if (i % 500 === 0) { // under each preset in turn
+      const b = Buffer.from(presets[(i / 500) % presets.length]);
+      mem().set(b, x.okw_in());
+      assert.strictEqual(x.okw_rules(b.length), 0);
+    }
+    const rc = calls[i % calls.length]();
+    assert.ok(Number.isInteger(rc), `call ${i % calls.length}`);
+  }
+});
