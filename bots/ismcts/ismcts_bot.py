@@ -211,11 +211,33 @@ class Search:
         self.scale = 40.0 if rules.family == "gin" else 100.0
         self.iterations = 0
 
-    def run(self, view, deadline):
+    def world(self, view, known, tries=60):
+        """1. determinise: a world the seat cannot tell from the real one (RULES 8.3). In gin
+        the cards an opponent took from the pile are known to be in its hand (until it lets
+        them go): okr.determinize deals from the view alone, so worlds are drawn until one
+        agrees (rejection sampling), keeping the closest if none does within `tries`."""
+        need = sum(len(cs) for cs in known.values())
+        best, best_hits = None, -1
+        for _ in range(tries if need else 1):
+            g = okr.determinize(view, self.rng, rules=self.rules)
+            if not need:
+                return g
+            hits = 0
+            for seat, cards in known.items():
+                held = g.hand(seat)
+                hits += sum(1 for c in cards if c in held)
+            if hits == need:
+                return g
+            if hits > best_hits:
+                best, best_hits = g, hits
+        return best
+
+    def run(self, view, deadline, known=None):
         """Search from `view` until time.monotonic() passes `deadline`; the root's children
         and the legal list of the first determinisation (in the arena's order)."""
         root = Node(view.seat)
-        first = okr.determinize(view, self.rng, rules=self.rules)
+        known = known or {}
+        first = self.world(view, known)
         legal = first.legal()
         self.iterations = 0
         world = first
@@ -224,8 +246,7 @@ class Search:
             self.iterations += 1
             if time.monotonic() >= deadline:
                 break
-            # 1. determinise: a world the seat cannot tell from the real one (RULES 8.3)
-            world = okr.determinize(view, self.rng, rules=self.rules)
+            world = self.world(view, known)
         return root, legal
 
     def iterate(self, root, g):
@@ -323,23 +344,42 @@ def main(argv):
         # the whole rule set of the match, from the Hello: the preset and every option
         state["rules"] = okr.rules(hello.rules.preset, **ctx.rules)
 
+    def forget(message, ctx):
+        state["known"] = {}
+
+    def on_events(events, ctx):
+        """Gin: remember which cards each opponent took from the pile, until it discards them
+        (public: every seat saw them taken)."""
+        if state["rules"] is None or state["rules"].family != "gin":
+            return
+        known = state.setdefault("known", {})
+        for e in events:
+            if e.seat == ctx.seat or e.card >= okr.JOKER:
+                continue
+            if e.type == okr.TAKE:
+                known.setdefault(e.seat, set()).add(e.card)
+            elif e.type in (okr.DISCARD, okr.KNOCK) and e.seat in known:
+                known[e.seat].discard(e.card)
+
     def decide(view, legal, ctx):
         if len(legal) == 1:
             return 0
         deadline = time.monotonic() + budget_ms(ctx, cap) / 1000.0
         search = Search(state["rules"], rng, view.players, c=c, horizon=horizon, bias=bias)
-        root, acts = search.run(view, deadline)
+        root, acts = search.run(view, deadline, state.get("known"))
         if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
             ctx.log("ismcts: %d legal actions in the world, %d from the arena" %
                     (len(acts), len(legal)))
             return 0
-        ctx.log("ismcts: %d iterations in %.0f ms, %d actions" %
-                (search.iterations, ctx.elapsed_ms(), len(acts)))
+        ctx.log("ismcts: %d iterations in %.0f ms, %d actions, %d opponents' cards known" %
+                (search.iterations, ctx.elapsed_ms(), len(acts),
+                 sum(len(c) for c in state.get("known", {}).values())))
         best = max(range(len(acts)),
                    key=lambda i: root.children[acts[i]].visits if acts[i] in root.children else -1)
         return best
 
-    okbot.run(decide, name="ismcts-py", version="1.0", on_hello=on_hello)
+    okbot.run(decide, name="ismcts-py", version="1.0", on_hello=on_hello, on_events=on_events,
+              on_game_start=forget, on_hand_end=forget)
     return 0
 
 
