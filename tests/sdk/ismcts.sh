@@ -3,8 +3,9 @@
 # arena's jail, against the C greedy bot (bots/greedy), one hand per game (--hands 1), every
 # deal in all seat rotations (duplicate).
 #
-#   quick     (ctest sdk_ismcts, label "sdk"; ~20 s) one gin deal (2 games) and one 3-seat
-#             laws deal (3 games) at 100 ms a decision: every game completes, no verdict
+#   quick     (ctest sdk_ismcts, label "sdk"; ~15 s) one gin deal (2 games) and one 3-seat
+#             laws deal (3 games) at 100 ms a decision, one german deal (3 games, with claims)
+#             at 50 ms: every game completes, no verdict
 #             against anyone (an illegal move, a crash or a late answer would be one), and the
 #             bot's log shows it searched.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
@@ -87,8 +88,14 @@ if [ "$MODE" = quick ]; then
         --bot "$BOT" --name ismcts --bot "$GREEDY" --name greedy
     match laws --rules laws --players 3 --games 3 --seed 16 --decision-ms 100 \
         --bot "$BOT" --name ismcts --bot "$GREEDY" --name greedy_a --bot "$GREEDY" --name greedy_b
-    judge gin 2 && judge laws 3
-    rc=$?
+    # german: out-of-turn claims, so the seat to act is not always the seat whose turn it is
+    match german --rules german --players 3 --games 3 --seed 16 --decision-ms 50 \
+        --bot "$BOT" --name ismcts --bot "$GREEDY" --name greedy --bot "$BUILD/bots/random_bot" \
+        --name random
+    rc=0
+    judge gin 2 || rc=1
+    judge laws 3 || rc=1
+    judge german 3 || rc=1
 else
     MS=${OKR_ISMCTS_MS:-200}
     GIN=${OKR_ISMCTS_GIN_GAMES:-160}
