@@ -18,6 +18,9 @@ DEMO=(
 )
 TEST=(
     git clang clang-format valgrind
+    # wasm-ld, with clang: the engine's helpers for JavaScript bots in WebAssembly
+    # (sdk/js/wasm; without them okbot/rules says how to get them)
+    lld
     # libFuzzer and the sanitizer runtimes for clang (scripts/fuzz.sh, the fuzz step)
     libclang-rt-14-dev
     # the Python module okr (sdk/python/okr; skipped by a build without the headers) and

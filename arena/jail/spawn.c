@@ -401,10 +401,17 @@ static int cmp_str(const void *a, const void *b)
 #endif
 
 /* The SDKs of this checkout (sdk/python, sdk/js, proto/okr.proto, the generated code, the
- * folder NODE_PATH names) and the folders the OKBOT_* variables name. */
+ * folder NODE_PATH names, the engine's helpers for both: the Python module okr in python/ and
+ * okr.wasm in sdk/js/wasm) and the folders the OKBOT_* variables name. Only code and the
+ * rules: nothing there knows a game's seed (RULES 8.3). The first two of sdk_bin_rel pair
+ * with sdk_vars (ar_spawn_jail_sdk_env). */
 static const char *const sdk_src_rel[] = {"sdk/python", "sdk/js", "proto", NULL};
-static const char *const sdk_bin_rel[] = {"sdk/python/okbot_gen", "sdk/js/node_modules",
-                                          "sdk/js/node_path", NULL};
+static const char *const sdk_bin_rel[] = {"sdk/python/okbot_gen",
+                                          "sdk/js/node_modules",
+                                          "sdk/js/node_path",
+                                          "sdk/js/wasm",
+                                          "python",
+                                          NULL};
 
 static void view_collect(const ar_jail_view *v, view_list *l)
 {
@@ -564,7 +571,15 @@ char **ar_spawn_jail_sdk_env(void)
      * shows these folders to interpreted bots (docs/sandbox.md, "What a bot sees") */
     snprintf(buf, sizeof buf, "%s/sdk/python/okbot", AR_SOURCE_DIR);
     if (AR_SOURCE_DIR[0] && stat(buf, &st) == 0) {
-        snprintf(buf, sizeof buf, "PYTHONPATH=%s/sdk/python", AR_SOURCE_DIR);
+        /* the built okr module (build/python/okr: __init__.py and _okr*.so) before the
+         * sources, whose okr/ holds no compiled part: `import okr` finds the built one */
+        char okr[PATH_MAX];
+        snprintf(okr, sizeof okr, "%s/python/okr", AR_BINARY_DIR);
+        if (AR_BINARY_DIR[0] && stat(okr, &st) == 0 && S_ISDIR(st.st_mode))
+            snprintf(buf, sizeof buf, "PYTHONPATH=%s/python:%s/sdk/python", AR_BINARY_DIR,
+                     AR_SOURCE_DIR);
+        else
+            snprintf(buf, sizeof buf, "PYTHONPATH=%s/sdk/python", AR_SOURCE_DIR);
         sl_push(&l, buf);
     }
     snprintf(buf, sizeof buf, "%s/sdk/js/node_path/okbot", AR_BINARY_DIR);
