@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.sh BUILD_DIR HELPERS_DIR - `arena report`: the html report's every table has the rows
-# and numbers of results.json and games.jsonl (standings, pairwise, crosstable, verdicts,
-# games), and links only replay pages that exist; the md and text blocks carry the standings;
+# and numbers of results.json and games.jsonl (standings, rank probabilities, pairwise,
+# crosstable, verdicts, games), and links only replay pages that exist; the md and text blocks carry the standings;
 # json has the same numbers; a match folder reports too; a folder without results, a broken
 # results.json and a bad flag are refused with the file named.
 source "$(dirname "$0")/../match/lib.bash" "$@"
@@ -56,7 +56,7 @@ check "the replay pages link back to the report" grep -q '"back":"../report.html
 
 # the pasteable blocks
 "$ARENA" report "$TMP/t" >"$TMP/text.txt"
-check "text: one line per entrant, the header, Sets and Verdicts lines" \
+check "text: one line per entrant (P(1st) from rank_p), the header, Sets and Verdicts lines" \
     python3 - "$TMP/t/results.json" "$TMP/text.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -73,6 +73,8 @@ assert len(rows) == len(r["standings"]), rows
 for l, s in zip(rows, r["standings"]):
     f = l.split()
     assert f[0] == str(s["rank"]) and f[1] == s["name"] and f[2] == "%+.1f" % s["score"], (l, s)
+    p1 = s["rank_p"].get("1", 0)
+    assert [x for x in f if x.endswith("%")][0] == ("<1%" if 0 < p1 < 0.005 else "%.0f%%" % (100 * p1)), (l, s["rank_p"])
 PY
 "$ARENA" report "$TMP/t" --format md -o "$TMP/r.md" >/dev/null
 check "md: a table row per entrant" \
