@@ -1126,10 +1126,10 @@ static int fill(void *ctx, FILE *out, const char *name)
             h(out, str(r->results, "config_hash", ""));
         }
         fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
-        if (r->cross)
-            fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
         if (r->rank_p)
             fputs("<a href=\"#rankp\">rank probabilities</a>", out);
+        if (r->cross)
+            fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
         fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#dupsets\">duplicate sets</a>"
               "<a href=\"#games\">games</a>"
               "<a href=\"#howto\">how to read this</a></nav>\n",
