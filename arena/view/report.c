@@ -1130,7 +1130,10 @@ static int fill(void *ctx, FILE *out, const char *name)
             fputs("<a href=\"#rankp\">rank probabilities</a>", out);
         if (r->cross)
             fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
-        fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#dupsets\">duplicate sets</a>"
+        fputs("<a href=\"#verdicts\">verdicts and timing</a>", out);
+        if (r->sprt)
+            fputs("<a href=\"#sprt\">sequential test</a>", out);
+        fputs("<a href=\"#dupsets\">duplicate sets</a>"
               "<a href=\"#games\">games</a>"
               "<a href=\"#howto\">how to read this</a></nav>\n",
               out);

@@ -81,6 +81,35 @@ check "md: a table row per entrant" \
     test "$(grep -c '^| [0-9]* | ' "$TMP/r.md")" -eq 4
 check "md: the format follows -o's .md" grep -q '^| rank | entrant |' "$TMP/r.md"
 
+# every link of the page's nav points at a part of it; "how to read this" explains each of
+# the numbers the issue names; a gauntlet's page shows its SPRT state as results.json has it
+check "the nav's links all lead to parts of the page, rank probabilities among them" python3 - "$TMP/t/report.html" <<'PY'
+import re, sys
+h = open(sys.argv[1], encoding="utf-8").read()
+nav = re.search(r"<nav>(.*?)</nav>", h).group(1)
+links = re.findall(r'href="#([^"]+)"', nav)
+assert "rankp" in links and "howto" in links, links
+assert all(('id="%s"' % l) in h for l in links), [l for l in links if ('id="%s"' % l) not in h]
+how = re.search(r'<div class="howto">(.*?)</div>', h, re.S).group(1)
+for w in ("against the field", "p&gt;next", "rank CI", "Rank probabilities", "rho", "SPRT"):
+    assert w in how, w
+PY
+printf '[tournament]\nname = g\nrules = laws\nseats = 3\nformat = gauntlet\nchallenger = g\nbaseline = r1\n' >"$TMP/g.tour"
+printf 'deals = 6\nseed = 4\nbootstrap = 50\n[sprt]\ns0 = 0\ns1 = 50\n' >>"$TMP/g.tour"
+printf '[entrant %s]\ncommand = %s\n' g @greedy r1 @random r2 @random >>"$TMP/g.tour"
+"$ARENA" tournament "$TMP/g.tour" --out "$TMP/g" --jobs 1 --no-progress >/dev/null 2>&1
+"$ARENA" report "$TMP/g" --format html --replays none >/dev/null
+check "a gauntlet's page: its SPRT state (LLR, bounds, sets, decision) as results.json has it, linked" \
+    python3 - "$TMP/g/results.json" "$TMP/g/report.html" <<'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["sprt"]
+h = open(sys.argv[2], encoding="utf-8").read()
+state = re.search(r'<p id="sprt-state">(.*?)</p>', h).group(1)
+want = "LLR %.2f (%.2f, %.2f)" % (s["llr"], s["lower"], s["upper"])
+assert state.startswith(want) and ("after %d sets -&gt; %s" % (s["sets"], s["decision"])) in state, (state, s)
+assert 'href="#sprt"' in h and 'id="sprt"' in h, "no link to the sequential test"
+PY
+
 # a merge of shards reports what the unsharded run reports (built-in players: the games are
 # the same in every run)
 printf '[tournament]\nname = m\nrules = gin\nseats = 2\ndeals = 3\nseed = 5\nbootstrap = 50\n' >"$TMP/m.tour"
