@@ -148,7 +148,8 @@ check "a broken results.json: exit 1 with file:line" \
 i=0
 for bad in '{"standings": "x", "config": {"seats": 3}}' \
     '{"standings": [{"name": 5, "score_ci": "a", "verdicts": []}], "config": {"seats": 3}, "cross_table": {"order": ["a", "b"], "ahead": 3, "diff": [[1]]}}' \
-    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]'; do
+    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]' \
+    '{"standings": [{"name": "a", "rank_p": {"1": 2, "0": 0.5, "-3": 1, "99999999999999999999": 1, "1x": 1, "": 1, "2": "x"}}, {"name": "b", "rank_p": [1]}, {"name": "c", "rank_p": {"3": 1e308}}], "config": {"seats": 3}}'; do
     i=$((i + 1))
     mkdir -p "$TMP/h$i"
     printf '%s\n' "$bad" >"$TMP/h$i/results.json"
@@ -160,7 +161,7 @@ for bad in '{"standings": "x", "config": {"seats": 3}}' \
         [ "$rc" -le 1 ] || bad "hostile results.json #$i, --format $fmt: exit $rc"
     done
 done
-ok "hostile results.json and games.jsonl: an error (1) or a report, never a crash"
+ok "hostile results.json (rank_p of every wrong shape too) and games.jsonl: an error (1) or a report, never a crash"
 "$ARENA" report "$TMP/t" --format pdf >/dev/null 2>&1
 check "--format pdf: exit 2" test $? -eq 2
 finish
