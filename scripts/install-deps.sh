@@ -32,6 +32,9 @@ TEST=(
     # the browser tests of the pages (tests/view/browser.sh): Debian's chromium, driven by
     # playwright-core from npm (below); never a browser downloaded by a test tool
     chromium
+    # ... and Debian's Firefox (tests/view/firefox.sh), driven through its own Marionette
+    # protocol by a python3 client: nothing else to install
+    firefox-esr
 )
 case "$SET" in
 demo) PACKAGES=("${DEMO[@]}") ;;

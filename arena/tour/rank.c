@@ -1089,6 +1089,7 @@ void ar_rank_free(ar_rank_result *r)
     free(r->entry);
     free(r->order);
     free(r->pair);
+    free(r->rank_p);
     memset(r, 0, sizeof *r);
 }
 
@@ -1128,6 +1129,11 @@ int ar_rank_fit(const ar_rank_game *games, long long ngames, int n, const ar_ran
     if (rc == 0 && (!r->entry || !r->order || !r->pair || !theta || !lg || !lg_main || !elo_c ||
                     !rorder || !rrank))
         rc = -ENOMEM;
+    if (rc == 0 && nb && p.ns > 0) {
+        r->rank_p = calloc(un * un, sizeof *r->rank_p);
+        if (!r->rank_p)
+            rc = -ENOMEM;
+    }
     if (rc == 0 && nb) {
         boot_score = malloc(un * nb * sizeof *boot_score);
         boot_elo = malloc(un * nb * sizeof *boot_elo);
@@ -1213,6 +1219,12 @@ int ar_rank_fit(const ar_rank_game *games, long long ngames, int n, const ar_ran
             /* Outer order statistics: a rank interval never claims more than the data. */
             en->rank_lo = icol[(size_t)floor(0.025 * (double)(nb - 1))];
             en->rank_hi = icol[(size_t)ceil(0.975 * (double)(nb - 1))];
+            /* icol is sorted: count each rank's run of replicates */
+            double *row = r->rank_p + (size_t)i * un;
+            for (size_t bi = 0; bi < nb; bi++)
+                row[icol[bi] - 1] += 1.0;
+            for (int k = 0; k < n; k++)
+                row[k] /= (double)nb;
         }
         for (int q = 0; q + 1 < n; q++) {
             int a = r->order[q], b = r->order[q + 1];

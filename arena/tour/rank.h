@@ -79,10 +79,15 @@ typedef struct ar_rank_pair {
  * shared sets. pair[j * n + i] mirrors pair[i * n + j]; the diagonal is games 0, NaN. */
 
 typedef struct ar_rank_result {
-    int n;                                 /* entrants */
-    ar_rank_entry *entry;                  /* [n], in entrant order (not sorted) */
-    int *order;                            /* [n]: entrant indices by rank, best first */
-    ar_rank_pair *pair;                    /* [n * n]: pair[i * n + j] */
+    int n;                /* entrants */
+    ar_rank_entry *entry; /* [n], in entrant order (not sorted) */
+    int *order;           /* [n]: entrant indices by rank, best first */
+    ar_rank_pair *pair;   /* [n * n]: pair[i * n + j] */
+    /* rank_p[i * n + (k - 1)]: share of the bootstrap replicates in which entrant i ranks k
+     * (the same replicates, ranked the same way as rank_lo/rank_hi). Ranks within a replicate
+     * are all different, so every row and every column sums to 1, and [rank_lo, rank_hi]
+     * holds at least 95% of row i. NULL without a bootstrap (or without sets). */
+    double *rank_p;
     int k_max;                             /* largest table seen */
     double seat_effect[AR_RANK_MAX_SEATS]; /* mean relative score of each seat, points (NaN
                                               for seats no game had). Not a term of the score

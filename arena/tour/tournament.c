@@ -778,6 +778,19 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         json_array_append_new(a, json_integer(en->rank_hi));
         json_object_set_new(j, "rank_ci", a);
         json_object_set_new(j, "p_beats_next", jnum(en->p_next, 4));
+        /* sparse: a big field's entrant only ever reaches a few ranks */
+        json_t *rp = json_null();
+        if (rr.rank_p) {
+            rp = json_object();
+            for (int q = 0; q < n; q++) {
+                double pq = rr.rank_p[(size_t)i * (size_t)n + (size_t)q];
+                char key[16];
+                snprintf(key, sizeof key, "%d", q + 1);
+                if (pq > 0)
+                    json_object_set_new(rp, key, jnum(pq, 4));
+            }
+        }
+        json_object_set_new(j, "rank_p", rp);
         json_object_set_new(j, "games", json_integer(en->games));
         json_object_set_new(j, "sets", json_integer(en->sets));
         json_object_set_new(j, "wins", json_integer(en->wins));

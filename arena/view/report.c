@@ -21,6 +21,10 @@ extern const unsigned long av_asset_report_html_len, av_asset_report_css_len;
 
 static const char *const VERDICTS[] = {"RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ"};
 enum { NV = 8 };
+/* rank probabilities are read for fields up to the rank fit's own cap (an n x n table) and
+ * drawn as a table up to RANK_P_COLS ranks (wider than a page beyond that; results.json and
+ * the json report still have them all) */
+enum { RANK_P_MAX = 2048, RANK_P_COLS = 40 };
 
 typedef struct entrant {
     const char *name;
@@ -30,6 +34,9 @@ typedef struct entrant {
     double elo, elo_lo, elo_hi;
     int rank_lo, rank_hi; /* 0: none */
     double p_next;        /* NAN: none */
+    double *rank_p;       /* [rep.n]: share of the bootstrap in which it ranked 1..n (rep's
+                             array; NULL: none), and results.json's object as it is */
+    json_t *rank_p_json;
     long long games, sets, wins, forfeits;
     double mean_place;
     long long verdicts[NV];
@@ -50,6 +57,7 @@ typedef struct rep {
     double rho; /* NAN: none */
     int n;
     entrant *e;          /* in rank order */
+    double *rank_p;      /* [n * n] behind each entrant's rank_p, or NULL */
     json_t *cross;       /* cross_table or NULL */
     json_t *sprt;        /* or NULL */
     json_t *games_list;  /* the games.jsonl objects listed (the first max_games) */
@@ -187,6 +195,29 @@ static void ci(json_t *a, double *lo, double *hi)
     *hi = num(json_array_get(a, 1));
 }
 
+/* A standing's rank probabilities, {"1": 0.62, "2": 0.38} (ranks never reached left out).
+ * Anything but a rank of the field with a share in [0, 1] is ignored: a hostile file gets a
+ * page, not a crash or a huge table. */
+static void read_rank_p(rep *r, entrant *e, int i, json_t *o)
+{
+    e->rank_p_json = json_is_object(o) ? o : NULL;
+    if (!e->rank_p_json || r->n > RANK_P_MAX)
+        return;
+    if (!r->rank_p)
+        r->rank_p = ar_xcalloc((size_t)r->n * (size_t)r->n, sizeof *r->rank_p);
+    e->rank_p = r->rank_p + (size_t)i * (size_t)r->n;
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        char *end;
+        long k = strtol(key, &end, 10);
+        double p = num(v);
+        if (*end == '\0' && end != key && k >= 1 && k <= r->n && p >= 0 && p <= 1)
+            e->rank_p[k - 1] = p;
+    }
+}
+
 static int read_tournament(rep *r)
 {
     json_t *j = r->results, *cfg = json_object_get(j, "config");
@@ -222,6 +253,7 @@ static int read_tournament(rep *r)
         e->rank_lo = (int)json_integer_value(json_array_get(json_object_get(s, "rank_ci"), 0));
         e->rank_hi = (int)json_integer_value(json_array_get(json_object_get(s, "rank_ci"), 1));
         e->p_next = num(json_object_get(s, "p_beats_next"));
+        read_rank_p(r, e, i, json_object_get(s, "rank_p"));
         e->games = json_integer_value(json_object_get(s, "games"));
         e->sets = json_integer_value(json_object_get(s, "sets"));
         e->wins = json_integer_value(json_object_get(s, "wins"));
@@ -379,6 +411,17 @@ static void rank_text(const entrant *e, char *b, size_t n)
         snprintf(b, n, "%d-%d", e->rank_lo, e->rank_hi);
 }
 
+/* P(first) as a percentage: "<1%" for a share too small to show, "0%" only for none */
+static void p_first_text(const entrant *e, char *b, size_t n)
+{
+    if (!e->rank_p)
+        snprintf(b, n, "-");
+    else if (e->rank_p[0] > 0 && e->rank_p[0] < 0.005)
+        snprintf(b, n, "<1%%");
+    else
+        snprintf(b, n, "%.0f%%", e->rank_p[0] * 100);
+}
+
 static void sprt_text(const rep *r, char *b, size_t n)
 {
     json_t *s = r->sprt;
@@ -426,37 +469,40 @@ static void block(const rep *r, FILE *out, int md)
                 "Warning", post);
     fputc('\n', out);
     if (md)
-        fprintf(out,
-                "| rank | entrant | score (pts/game, 95%%) | win-Elo (95%%) | rank CI | p>next | "
-                "games | wins | verdicts |\n|---:|---|---|---|---|---:|---:|---:|---|\n");
+        fprintf(
+            out,
+            "| rank | entrant | score (pts/game, 95%%) | win-Elo (95%%) | rank CI | p>next | "
+            "P(1st) | games | wins | verdicts |\n|---:|---|---|---|---|---:|---:|---:|---:|---|\n");
     else
-        fprintf(out, "%-4s  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %5s  %s\n", "rank", "entrant",
-                "score (pts/game, 95%)", "win-Elo (95%)", "rank CI", "p>next", "games", "wins",
-                "verdicts");
+        fprintf(out, "%-4s  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %6s  %5s  %s\n", "rank", "entrant",
+                "score (pts/game, 95%)", "win-Elo (95%)", "rank CI", "p>next", "P(1st)", "games",
+                "wins", "verdicts");
     for (int i = 0; i < r->n; i++) {
         const entrant *e = &r->e[i];
-        char sc[128], el[128], rk[24], pn[24], vd[160];
+        char sc[128], el[128], rk[24], pn[24], p1[24], vd[160];
         fci(sc, sizeof sc, e->score, e->score_lo, e->score_hi, 1);
         fci(el, sizeof el, e->elo, e->elo_lo, e->elo_hi, 0);
         rank_text(e, rk, sizeof rk);
         fnum(pn, sizeof pn, e->p_next + 1e-9, 2, 0); /* 0.495 is 0.50, as printed elsewhere */
+        p_first_text(e, p1, sizeof p1);
         verdict_text(e, vd, sizeof vd);
         if (md) {
             fprintf(out, "| %d | ", e->rank);
             for (const char *p = e->name; *p; p++) /* a | or a ` in a name would break the table */
                 fputc(*p == '|' || *p == '`' ? '?' : *p, out);
-            fprintf(out, " | %s | %s | %s | %s | %lld | %lld | %s |\n", sc, el, rk, pn, e->games,
-                    e->wins, vd);
+            fprintf(out, " | %s | %s | %s | %s | %s | %lld | %lld | %s |\n", sc, el, rk, pn, p1,
+                    e->games, e->wins, vd);
         } else {
-            fprintf(out, "%4d  %-16s  %-30s  %-20s  %-7s  %6s  %6lld  %5lld  %s\n", e->rank,
-                    e->name, sc, el, rk, pn, e->games, e->wins, vd);
+            fprintf(out, "%4d  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %6lld  %5lld  %s\n", e->rank,
+                    e->name, sc, el, rk, pn, p1, e->games, e->wins, vd);
         }
     }
     if (md)
         fprintf(out,
                 "\nScore: points per game against an average entrant at the same table; "
                 "intervals resample whole duplicate sets. Compare two entrants with the rank CI "
-                "and p>next, not by overlapping intervals.\n");
+                "and p>next, not by overlapping intervals. P(1st): share of the bootstrap "
+                "replicates in which the entrant ranked first.\n");
 }
 
 /* ---- json ---------------------------------------------------------------------------------- */
@@ -487,6 +533,8 @@ static json_t *model_json(const rep *r)
                           jnum(e->score_hi), "elo", jnum(e->elo), "elo_ci", jnum(e->elo_lo),
                           jnum(e->elo_hi), "rank_ci", e->rank_lo, e->rank_hi, "p_beats_next",
                           jnum(e->p_next), "games", e->games, "sets", e->sets, "wins", e->wins));
+        json_object_set(json_array_get(st, json_array_size(st) - 1), "rank_p",
+                        e->rank_p_json ? e->rank_p_json : json_null());
         json_t *v = json_object();
         json_object_set_new(v, "name", json_string(e->name));
         for (int k = 0; k < NV; k++)
@@ -648,6 +696,96 @@ static void standings_html(FILE *out, const rep *r)
         fputs("<h3>win-Elo (who finishes ahead)</h3>\n", out);
         forest(out, r, 1);
     }
+}
+
+/* Whole percentages that add up to exactly 100 in each row (largest remainders get the
+ * leftover points), so that a row reads as the distribution it is; pct[k] = -1 where the
+ * share is 0 (a rank the entrant never reached: an empty cell, not "0"). */
+static void row_percent(const double *p, int n, int *pct)
+{
+    double sum = 0;
+    int given = 0;
+    for (int k = 0; k < n; k++) {
+        sum += p[k];
+        pct[k] = (int)floor(p[k] * 100);
+        given += pct[k];
+    }
+    int want = (int)lround(sum * 100); /* 100, unless results.json's 4 decimals say 99.99 */
+    while (given < want) {
+        int best = -1;
+        double frac = -1;
+        for (int k = 0; k < n; k++) {
+            double f = p[k] * 100 - pct[k];
+            if (p[k] > 0 && f > frac) {
+                frac = f;
+                best = k;
+            }
+        }
+        if (best < 0)
+            break;
+        pct[best]++; /* its remainder is now negative: it gets no second point */
+        given++;
+    }
+    for (int k = 0; k < n; k++)
+        if (p[k] <= 0)
+            pct[k] = -1;
+}
+
+static void rank_p_html(FILE *out, const rep *r)
+{
+    if (!r->rank_p)
+        return;
+    fputs(
+        "<h2 id=\"rankp\">Rank probabilities</h2>\n<p class=\"meta\">The share of the "
+        "bootstrap replicates (the same ones as the rank CI) in which the row's entrant "
+        "finished at each rank, in percent; each row adds up to 100. Underlined: the ranks of its "
+        "95% rank CI. An empty cell: a rank it never reached in any replicate; 0: one it "
+        "reached too rarely to show.</p>\n",
+        out);
+    if (r->n > RANK_P_COLS) {
+        fprintf(out,
+                "<p class=\"meta\">%d entrants are too many ranks for a table; results.json "
+                "(<code>rank_p</code>) and <code>arena report --format json</code> have them "
+                "all.</p>\n",
+                r->n);
+        return;
+    }
+    fputs("<table id=\"t-rankp\"><thead><tr><th class=\"l\">entrant \\ rank</th>", out);
+    for (int k = 1; k <= r->n; k++)
+        fprintf(out, "<th>%d</th>", k);
+    fputs("</tr></thead><tbody>\n", out);
+    int *pct = ar_xcalloc((size_t)r->n, sizeof *pct);
+    for (int i = 0; i < r->n; i++) {
+        const entrant *e = &r->e[i];
+        fputs("<tr><th class=\"l\">", out);
+        h(out, e->name);
+        fputs("</th>", out);
+        if (!e->rank_p) {
+            for (int k = 0; k < r->n; k++)
+                fputs("<td class=\"na\">-</td>", out);
+            fputs("</tr>\n", out);
+            continue;
+        }
+        row_percent(e->rank_p, r->n, pct);
+        for (int k = 0; k < r->n; k++) {
+            double p = e->rank_p[k];
+            if (pct[k] < 0) {
+                fputs("<td></td>", out);
+                continue;
+            }
+            /* darker with the share; the rank CI's cells framed */
+            int a = (int)(sqrt(p) * 200);
+            int in = k + 1 >= e->rank_lo && k + 1 <= e->rank_hi;
+            fprintf(out,
+                    "<td class=\"hm%s\" data-p=\"%.4f\" title=\"%.2f%%\" "
+                    "style=\"background:rgb(%d,%d,255)%s\">%d</td>",
+                    in ? " ci" : "", p, p * 100, 255 - a, 255 - a / 2, p > 0.6 ? ";color:#fff" : "",
+                    pct[k]);
+        }
+        fputs("</tr>\n", out);
+    }
+    free(pct);
+    fputs("</tbody></table>\n", out);
 }
 
 /* cell colour for a share in [0, 1]: white at 0.5, blue above, red below */
@@ -952,6 +1090,10 @@ static void howto_html(FILE *out)
           "(the share of bootstrap replicates in which the entrant beats the one ranked just "
           "below: 0.95 or more is a clear order, near 0.5 a coin toss) and the crosstable's pair "
           "intervals (bold where the interval excludes 0).</p>\n"
+          "<p><b>Rank probabilities</b> spread each entrant over the ranks it reached in the "
+          "same bootstrap replicates: a row with one dark cell is a settled place, a row spread "
+          "over several ranks a place the games have not decided. P(1st) in the pasted block "
+          "is the first column.</p>\n"
           "<p><b>rho</b> is how much of the score's variance the deal explains, removed by "
           "playing each deal in every seat order: the games needed for a given precision shrink "
           "by about (1 - rho). Near 0 or negative, the deal mattered little.</p>\n"
@@ -984,9 +1126,14 @@ static int fill(void *ctx, FILE *out, const char *name)
             h(out, str(r->results, "config_hash", ""));
         }
         fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
+        if (r->rank_p)
+            fputs("<a href=\"#rankp\">rank probabilities</a>", out);
         if (r->cross)
             fputs("<a href=\"#pairs\">pairs</a><a href=\"#crosstable\">crosstable</a>", out);
-        fputs("<a href=\"#verdicts\">verdicts and timing</a><a href=\"#dupsets\">duplicate sets</a>"
+        fputs("<a href=\"#verdicts\">verdicts and timing</a>", out);
+        if (r->sprt)
+            fputs("<a href=\"#sprt\">sequential test</a>", out);
+        fputs("<a href=\"#dupsets\">duplicate sets</a>"
               "<a href=\"#games\">games</a>"
               "<a href=\"#howto\">how to read this</a></nav>\n",
               out);
@@ -1006,6 +1153,7 @@ static int fill(void *ctx, FILE *out, const char *name)
         free(buf);
         fputs("</pre>\n", out);
         standings_html(out, r);
+        rank_p_html(out, r);
         if (r->cross && json_array_size(json_object_get(r->cross, "order")))
             cross_html(out, r);
         verdicts_html(out, r, p->o);
@@ -1047,6 +1195,7 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     json_decref(r.results);
     json_decref(r.games_list);
     free(r.gm);
+    free(r.rank_p);
     free(r.e);
     return rc;
 }

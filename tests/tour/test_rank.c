@@ -166,6 +166,9 @@ static int same_result(const ar_rank_result *a, const ar_rank_result *b)
         memcmp(a->order, b->order, n * sizeof *a->order) ||
         memcmp(a->pair, b->pair, n * n * sizeof *a->pair))
         return 0;
+    if (!a->rank_p != !b->rank_p ||
+        (a->rank_p && memcmp(a->rank_p, b->rank_p, n * n * sizeof *a->rank_p)))
+        return 0;
     return memcmp(a->seat_effect, b->seat_effect, sizeof a->seat_effect) == 0 &&
            memcmp(&a->var_relative, &b->var_relative, sizeof(double)) == 0 &&
            memcmp(&a->var_set_centred, &b->var_set_centred, sizeof(double)) == 0 &&
@@ -525,6 +528,67 @@ static void test_determinism(void **state)
     ar_rank_free(&a);
     ar_rank_free(&b);
     ar_rank_free(&c);
+    free(g);
+}
+
+/* Rank probabilities: a distribution per entrant (rows) and per rank (columns: each replicate
+ * gives every rank to exactly one entrant), consistent with the rank interval (which holds at
+ * least 95% of the row, nothing below rank_lo or above rank_hi is more than 2.5%), with the
+ * point rank, and with p_next for two close entrants far from the rest. */
+static void test_rank_probabilities(void **state)
+{
+    (void)state;
+    /* 0 and 1 close (their order uncertain), 2 clearly third, 3 and 4 close at the bottom */
+    const double skill[5] = {20, 19, 0, -19, -20};
+    sim s = {.n = 5, .k = 3, .nsets = 40, .skill = skill, .deal_sd = 30, .noise_sd = 25, .seed = 9};
+    long long m;
+    ar_rank_game *g = simulate(&s, &m);
+    ar_rank_opts o = {.bootstrap = 500, .seed = 3, .prior_games = 1.0};
+    ar_rank_result r;
+    fit_ok(g, m, 5, &o, &r);
+    assert_non_null(r.rank_p);
+    double col[5] = {0};
+    for (int i = 0; i < 5; i++) {
+        const ar_rank_entry *e = &r.entry[i];
+        const double *row = r.rank_p + i * 5;
+        double sum = 0, inside = 0, below = 0, above = 0;
+        for (int k = 1; k <= 5; k++) {
+            double p = row[k - 1];
+            assert_true(p >= 0 && p <= 1);
+            /* a share of 500 replicates */
+            assert_true(fabs(p * 500 - round(p * 500)) < 1e-9);
+            sum += p;
+            col[k - 1] += p;
+            if (k < e->rank_lo)
+                below += p;
+            else if (k > e->rank_hi)
+                above += p;
+            else
+                inside += p;
+        }
+        assert_true(fabs(sum - 1) < 1e-12);
+        assert_true(inside >= 0.95 - 1e-12);
+        assert_true(below <= 0.025 + 1e-12 && above <= 0.025 + 1e-12);
+        assert_true(row[e->rank_lo - 1] > 0 && row[e->rank_hi - 1] > 0);
+    }
+    for (int k = 0; k < 5; k++)
+        assert_true(fabs(col[k] - 1) < 1e-12);
+    /* the close pairs share their ranks; the middle one is certain */
+    assert_true(r.rank_p[0 * 5 + 0] > 0.05 && r.rank_p[1 * 5 + 0] > 0.05);
+    assert_true(r.rank_p[3 * 5 + 4] > 0.05 && r.rank_p[4 * 5 + 4] > 0.05);
+    assert_true(r.rank_p[2 * 5 + 2] > 0.99);
+    /* two entrants that only swap with each other: P(first) of the better is about the share
+     * in which its score beats the other's (p_next; the rank breaks score ties by elo) */
+    int a = r.order[0];
+    if (r.rank_p[a * 5 + 0] + r.rank_p[a * 5 + 1] > 0.999)
+        assert_true(fabs(r.rank_p[a * 5 + 0] - r.entry[a].p_next) < 0.01);
+    ar_rank_free(&r);
+
+    /* no bootstrap: no probabilities */
+    o.bootstrap = 0;
+    fit_ok(g, m, 5, &o, &r);
+    assert_null(r.rank_p);
+    ar_rank_free(&r);
     free(g);
 }
 
@@ -910,6 +974,7 @@ int main(void)
         cmocka_unit_test(test_order_invariance),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bootstrap_coverage),
+        cmocka_unit_test(test_rank_probabilities),
         cmocka_unit_test(test_rho),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_empty_and_single),

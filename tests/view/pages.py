@@ -191,21 +191,27 @@ class Tables(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.tables, self.links, self.cur, self.row, self.cell = {}, [], None, None, None
+        self.rankp, self.cur_id = [], None  # t-rankp: each body row's data-p per rank (None: empty)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "table" and "id" in a:
             self.cur = self.tables.setdefault(a["id"], [])
+            self.cur_id = a["id"]
         elif tag == "tr" and self.cur is not None:
             self.row = []
+            if self.cur_id == "t-rankp" and self.cur:
+                self.rankp.append([])
         elif tag in ("td", "th") and self.row is not None:
             self.cell = ""
+            if tag == "td" and self.cur_id == "t-rankp" and self.cur:
+                self.rankp[-1].append(a.get("data-p"))
         elif tag == "a" and "href" in a:
             self.links.append(a["href"])
 
     def handle_endtag(self, tag):
         if tag == "table":
-            self.cur = None
+            self.cur = self.cur_id = None
         elif tag == "tr" and self.row is not None:
             self.cur.append(self.row)
             self.row = None
@@ -241,6 +247,31 @@ def cmd_report(d, page, jpath):
         rk = "%d" % s["rank_ci"][0] if s["rank_ci"][0] == s["rank_ci"][1] else "%d-%d" % tuple(s["rank_ci"])
         if row[6] != rk:
             bad("rank CI of %s: %s, results.json %s" % (s["name"], row[6], rk))
+    # rank probabilities: a row per entrant in rank order, a column per rank; each cell's
+    # data-p is results.json's share, its whole percentage within a point of it, every row's
+    # percentages add up to 100, and the rank CI holds at least 95% of the row
+    rp = body("t-rankp")
+    if len(rp) != n or t["t-rankp"][0][1:] != [str(k) for k in range(1, n + 1)]:
+        bad("rank probabilities: %d rows, header %s; results.json has %d entrants" % (len(rp), t.get("t-rankp", [[]])[0], n))
+    for row, s, cells in zip(rp, st, p.rankp):
+        if row[0] != s["name"]:
+            bad("rank probabilities: row %s, results.json %s" % (row[0], s["name"]))
+        want = {int(k): v for k, v in s["rank_p"].items()}
+        if abs(sum(want.values()) - 1) > 1e-3:
+            bad("results.json: %s's rank_p sums to %r" % (s["name"], sum(want.values())))
+        lo, hi = s["rank_ci"]
+        if sum(v for k, v in want.items() if lo <= k <= hi) < 0.95 - 1e-3:
+            bad("results.json: %s's rank CI %d-%d holds less than 95%% of %r" % (s["name"], lo, hi, want))
+        got = {k + 1: float(c) for k, c in enumerate(cells) if c is not None}
+        if got != {k: v for k, v in want.items() if v > 0}:
+            bad("rank probabilities of %s: data-p %r, results.json %r" % (s["name"], got, want))
+        shown = [int(c) if c else 0 for c in row[1:]]
+        if sum(shown) != 100 or any(abs(shown[k - 1] - 100 * v) >= 1 for k, v in want.items()):
+            bad("rank probabilities of %s: %s percent for %r" % (s["name"], shown, want))
+        if any(row[k] for k in range(1, n + 1) if k not in want or want[k] == 0):
+            bad("rank probabilities of %s: a cell for a rank never reached: %s" % (s["name"], row))
+    if [x.get("rank_p") for x in rep["standings"]] != [x["rank_p"] for x in st]:
+        bad("report json: rank_p differs from results.json")
     order = r["cross_table"]["order"]
     for name in ("t-ahead", "t-cross"):
         rows = body(name)
@@ -317,9 +348,9 @@ def cmd_report(d, page, jpath):
         bad("report json: standings or games differ from results.json")
     if rep["games_listed"] != len(g):
         bad("report json: %d games listed, games.jsonl has %d" % (rep["games_listed"], len(g)))
-    done("%s: standings %d rows, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
+    done("%s: standings %d rows, rank probabilities %dx%d, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
          "(%d linked to replays), %d duplicate sets agree with results.json and games.jsonl"
-         % (page, n, len(order), len(order), n, len(games), len(replays), len(dup)))
+         % (page, n, n, n, len(order), len(order), n, len(games), len(replays), len(dup)))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.sh BUILD_DIR HELPERS_DIR - `arena report`: the html report's every table has the rows
-# and numbers of results.json and games.jsonl (standings, pairwise, crosstable, verdicts,
-# games), and links only replay pages that exist; the md and text blocks carry the standings;
+# and numbers of results.json and games.jsonl (standings, rank probabilities, pairwise,
+# crosstable, verdicts, games), and links only replay pages that exist; the md and text blocks carry the standings;
 # json has the same numbers; a match folder reports too; a folder without results, a broken
 # results.json and a bad flag are refused with the file named.
 source "$(dirname "$0")/../match/lib.bash" "$@"
@@ -56,7 +56,7 @@ check "the replay pages link back to the report" grep -q '"back":"../report.html
 
 # the pasteable blocks
 "$ARENA" report "$TMP/t" >"$TMP/text.txt"
-check "text: one line per entrant, the header, Sets and Verdicts lines" \
+check "text: one line per entrant (P(1st) from rank_p), the header, Sets and Verdicts lines" \
     python3 - "$TMP/t/results.json" "$TMP/text.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -73,11 +73,42 @@ assert len(rows) == len(r["standings"]), rows
 for l, s in zip(rows, r["standings"]):
     f = l.split()
     assert f[0] == str(s["rank"]) and f[1] == s["name"] and f[2] == "%+.1f" % s["score"], (l, s)
+    p1 = s["rank_p"].get("1", 0)
+    assert [x for x in f if x.endswith("%")][0] == ("<1%" if 0 < p1 < 0.005 else "%.0f%%" % (100 * p1)), (l, s["rank_p"])
 PY
 "$ARENA" report "$TMP/t" --format md -o "$TMP/r.md" >/dev/null
 check "md: a table row per entrant" \
     test "$(grep -c '^| [0-9]* | ' "$TMP/r.md")" -eq 4
 check "md: the format follows -o's .md" grep -q '^| rank | entrant |' "$TMP/r.md"
+
+# every link of the page's nav points at a part of it; "how to read this" explains each of
+# the numbers the issue names; a gauntlet's page shows its SPRT state as results.json has it
+check "the nav's links all lead to parts of the page, rank probabilities among them" python3 - "$TMP/t/report.html" <<'PY'
+import re, sys
+h = open(sys.argv[1], encoding="utf-8").read()
+nav = re.search(r"<nav>(.*?)</nav>", h).group(1)
+links = re.findall(r'href="#([^"]+)"', nav)
+assert "rankp" in links and "howto" in links, links
+assert all(('id="%s"' % l) in h for l in links), [l for l in links if ('id="%s"' % l) not in h]
+how = re.search(r'<div class="howto">(.*?)</div>', h, re.S).group(1)
+for w in ("against the field", "p&gt;next", "rank CI", "Rank probabilities", "rho", "SPRT"):
+    assert w in how, w
+PY
+printf '[tournament]\nname = g\nrules = laws\nseats = 3\nformat = gauntlet\nchallenger = g\nbaseline = r1\n' >"$TMP/g.tour"
+printf 'deals = 6\nseed = 4\nbootstrap = 50\n[sprt]\ns0 = 0\ns1 = 50\n' >>"$TMP/g.tour"
+printf '[entrant %s]\ncommand = %s\n' g @greedy r1 @random r2 @random >>"$TMP/g.tour"
+"$ARENA" tournament "$TMP/g.tour" --out "$TMP/g" --jobs 1 --no-progress >/dev/null 2>&1
+"$ARENA" report "$TMP/g" --format html --replays none >/dev/null
+check "a gauntlet's page: its SPRT state (LLR, bounds, sets, decision) as results.json has it, linked" \
+    python3 - "$TMP/g/results.json" "$TMP/g/report.html" <<'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["sprt"]
+h = open(sys.argv[2], encoding="utf-8").read()
+state = re.search(r'<p id="sprt-state">(.*?)</p>', h).group(1)
+want = "LLR %.2f (%.2f, %.2f)" % (s["llr"], s["lower"], s["upper"])
+assert state.startswith(want) and ("after %d sets -&gt; %s" % (s["sets"], s["decision"])) in state, (state, s)
+assert 'href="#sprt"' in h and 'id="sprt"' in h, "no link to the sequential test"
+PY
 
 # a merge of shards reports what the unsharded run reports (built-in players: the games are
 # the same in every run)
@@ -117,7 +148,8 @@ check "a broken results.json: exit 1 with file:line" \
 i=0
 for bad in '{"standings": "x", "config": {"seats": 3}}' \
     '{"standings": [{"name": 5, "score_ci": "a", "verdicts": []}], "config": {"seats": 3}, "cross_table": {"order": ["a", "b"], "ahead": 3, "diff": [[1]]}}' \
-    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]'; do
+    '{"standings": [], "config": {"seats": 1000000000}}' '{"bots": 7, "players": 3}' '[1, 2]' \
+    '{"standings": [{"name": "a", "rank_p": {"1": 2, "0": 0.5, "-3": 1, "99999999999999999999": 1, "1x": 1, "": 1, "2": "x"}}, {"name": "b", "rank_p": [1]}, {"name": "c", "rank_p": {"3": 1e308}}], "config": {"seats": 3}}'; do
     i=$((i + 1))
     mkdir -p "$TMP/h$i"
     printf '%s\n' "$bad" >"$TMP/h$i/results.json"
@@ -129,7 +161,7 @@ for bad in '{"standings": "x", "config": {"seats": 3}}' \
         [ "$rc" -le 1 ] || bad "hostile results.json #$i, --format $fmt: exit $rc"
     done
 done
-ok "hostile results.json and games.jsonl: an error (1) or a report, never a crash"
+ok "hostile results.json (rank_p of every wrong shape too) and games.jsonl: an error (1) or a report, never a crash"
 "$ARENA" report "$TMP/t" --format pdf >/dev/null 2>&1
 check "--format pdf: exit 2" test $? -eq 2
 finish

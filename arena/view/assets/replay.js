@@ -63,6 +63,36 @@
     return box;
   }
 
+  /* Make box's children the cards of toks (notation tokens, in order), reusing the card
+   * elements already there: a step changes a card or two of a hand or of the pile, and a
+   * card that stays keeps its element, so the browser lays out and shapes only the new ones
+   * (rebuilding every card of every changed hand and of the pile was most of a step's cost).
+   * "#" stands for a hidden card (a back). */
+  function syncCards(box, toks) {
+    var have = {}, c, k;
+    for (c = box.firstChild; c; c = c.nextSibling) {
+      k = c.getAttribute('data-card');
+      (have[k] || (have[k] = [])).push(c);
+    }
+    var ref = box.firstChild;
+    for (var i = 0; i < toks.length; i++) {
+      var list = have[toks[i]];
+      var e = list && list.length ? list.shift() : toks[i] === '#' ? backEl() : cardEl(toks[i]);
+      if (e === ref) ref = ref.nextSibling;
+      else box.insertBefore(e, ref);
+    }
+    /* what was not reused is after the cards placed, from ref on */
+    while (ref) { c = ref.nextSibling; box.removeChild(ref); ref = c; }
+  }
+
+  function backEl() {
+    var e = el('span', 'card back', '\u00b7');
+    e.setAttribute('data-card', '#');
+    return e;
+  }
+
+  function tokens(str) { return str ? str.split(' ').filter(Boolean) : []; }
+
   /* a hand sorted by suit, then rank (aces low), the Joker last */
   function sortHand(str) {
     if (!str) return '';
@@ -138,16 +168,16 @@
         if (c && c.bank !== undefined) sub += ' \u00b7 bank ' + fmtMs(Math.max(0, c.bank));
         part(s, 'sub', sub, function () { d.querySelector('.sub').textContent = sub; });
         part(s, 'hand', f.hs[s] === null ? '#' + f.hn[s] : f.hs[s], function () {
-          var hand;
+          var hand = d.querySelector('.hand'), toks;
           if (f.hs[s] !== null) {
-            hand = cardsEl(sortHand(f.hs[s]));
+            toks = tokens(sortHand(f.hs[s]));
+            hand.removeAttribute('title');
           } else {
-            hand = el('div', 'cards');
-            for (var i = 0; i < f.hn[s]; i++) hand.appendChild(el('span', 'card back', '\u00b7'));
+            toks = [];
+            for (var i = 0; i < f.hn[s]; i++) toks.push('#');
             hand.title = 'hidden from this view';
           }
-          hand.classList.add('hand');
-          d.replaceChild(hand, d.querySelector('.hand'));
+          syncCards(hand, toks);
         });
         var mk = f.ml.map(function (m, k) { return m[0] === s ? k + m[1] + m[2] : ''; }).join('|');
         part(s, 'melds', mk, function () {
@@ -171,10 +201,10 @@
     $('stock').textContent = f.st;
     if (pileKey === f.pile) return;
     pileKey = f.pile;
-    var pile = cardsEl(f.pile);
-    pile.id = 'pile';
+    var pile = $('pile'), top = pile.querySelector('.top');
+    if (top) { top.classList.remove('top'); top.removeAttribute('title'); }
+    syncCards(pile, tokens(f.pile));
     if (pile.lastChild) { pile.lastChild.classList.add('top'); pile.lastChild.title = 'top of the pile'; }
-    $('pile').replaceWith(pile);
     var n = f.pile ? f.pile.split(' ').length : 0;
     $('pilecount').textContent = n ? '(' + n + ', top last)' : '(empty)';
   }
