@@ -1060,6 +1060,256 @@ static PyObject *Game_game_result(PyObject *self, PyObject *unused)
         "settlement", int_list(r->settlement, p)));
 }
 
+/* ---- Positions (okr_game_from_position). okr/_position.py turns the notation and the
+ * defaults into the plain fields these two speak, so the C side stays a direct copy. ---- */
+
+static PyObject *Game_position_raw(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    okr_position p;
+    okr_position_of(&GAME(self)->g, &p);
+    int n = p.players;
+    PyObject *hands = PyList_New(n), *melds = PyList_New(p.meld_n);
+    for (int s = 0; hands && s < n; s++)
+        PyList_SET_ITEM(hands, s, hand_list(p.hand[s]));
+    for (int m = 0; melds && m < p.meld_n; m++)
+        PyList_SET_ITEM(melds, m,
+                        Py_BuildValue("(iiiNN)", p.meld[m].owner, p.meld[m].type, p.meld[m].lo,
+                                      u8_list(p.meld[m].card, p.meld[m].n),
+                                      u8_list(p.meld[m].as, p.meld[m].n)));
+    if (!hands || !melds) {
+        Py_XDECREF(hands);
+        Py_XDECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:k,s:K,s:N,s:N,s:N,s:N,s:N,s:N,s:N,"
+        "s:N}",
+        "players", n, "phase", p.phase, "dealer", p.dealer, "turn_seat", p.turn_seat, "to_act",
+        p.to_act, "discarder", p.discarder, "upcard", p.upcard, "claim_meld", p.claim_meld,
+        "upcard_passes", p.upcard_passes, "stock_locked", p.stock_locked, "hand_no", p.hand_no,
+        "turns", p.turns, "seq", (unsigned long)p.seq, "seed", (unsigned long long)p.seed, "hands",
+        hands, "stock", u8_list(p.stock, p.stock_n), "pile", u8_list(p.pile, p.pile_n), "melds",
+        melds, "scores", int_list(p.score, n), "concealed", int_list(p.concealed, n), "drew",
+        u8_list(p.drew, n), "melded_before", u8_list(p.melded_before, n));
+}
+
+/* d[key] as an int in lo..hi. 0 or -1. */
+static int d_long(PyObject *d, const char *key, long lo, long hi, long *out)
+{
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "position: %s = %ld is out of range %ld..%ld", key, x, lo,
+                     hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* d[key], a list of at most cap ints in lo..hi, into out (int32). The count or -1. */
+static int d_ints(PyObject *d, const char *key, long lo, long hi, int32_t *out, int cap)
+{
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(v, "position: a list of ints");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "position: %s has %zd entries, at most %d", key, n, cap);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "position: %s[%zd] = %ld is out of range", key, i,
+                             x);
+            return -1;
+        }
+        out[i] = (int32_t)x;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static int d_u8s(PyObject *d, const char *key, long hi, uint8_t *out, int cap)
+{
+    int32_t buf[OKR_MAX_CARDS];
+    int n = d_ints(d, key, 0, hi, buf, cap < OKR_MAX_CARDS ? cap : OKR_MAX_CARDS);
+    for (int i = 0; i < n; i++)
+        out[i] = (uint8_t)buf[i];
+    return n;
+}
+
+/* _from_position_raw(rules, fields): the engine's check and build. okr.Refused names the
+ * rule a described position breaks. */
+static PyObject *m_from_position_raw(PyObject *m, PyObject *args)
+{
+    (void)m;
+    PyObject *rules, *d;
+    okr_rules r;
+    if (!PyArg_ParseTuple(args, "OO!:_from_position_raw", &rules, &PyDict_Type, &d) ||
+        rules_of(rules, &r) < 0)
+        return NULL;
+    static okr_position p; /* 5 KB; the GIL serialises callers */
+    memset(&p, 0, sizeof p);
+    long x;
+#define F(key, lo, hi, dst)                                                                        \
+    do {                                                                                           \
+        if (d_long(d, key, lo, hi, &x) < 0)                                                        \
+            return NULL;                                                                           \
+        dst = x;                                                                                   \
+    } while (0)
+    F("players", 0, OKR_MAX_PLAYERS, p.players);
+    F("phase", 0, 255, p.phase);
+    F("dealer", 0, 255, p.dealer);
+    F("turn_seat", 0, 255, p.turn_seat);
+    F("to_act", 0, 255, p.to_act);
+    F("discarder", 0, 255, p.discarder);
+    F("upcard", 0, 255, p.upcard);
+    F("claim_meld", 0, 255, p.claim_meld);
+    F("upcard_passes", 0, 255, p.upcard_passes);
+    F("stock_locked", 0, 1, p.stock_locked);
+    F("shuffle_stock", 0, 1, p.shuffle_stock);
+    F("hand_no", 0, 65535, p.hand_no);
+    F("turns", 0, 65535, p.turns);
+    F("seq", 0, 0x7fffffffL, p.seq);
+#undef F
+    PyObject *seed = PyDict_GetItemString(d, "seed");
+    if (seed) {
+        p.seed = PyLong_AsUnsignedLongLongMask(seed);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    int n = p.players;
+    PyObject *hands = PyDict_GetItemString(d, "hands");
+    PyObject *hs = hands ? PySequence_Fast(hands, "position: hands is a list") : NULL;
+    if (!hs) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "position: hands is missing");
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(hs) != n) {
+        Py_DECREF(hs);
+        return PyErr_Format(PyExc_ValueError, "position: %d hands for %d players",
+                            (int)PySequence_Fast_GET_SIZE(hs), n);
+    }
+    for (int s = 0; s < n; s++)
+        if (hand_of(PySequence_Fast_GET_ITEM(hs, s), p.hand[s]) < 0) {
+            Py_DECREF(hs);
+            return NULL;
+        }
+    Py_DECREF(hs);
+    int k;
+    if ((k = d_u8s(d, "pile", OKR_KINDS - 1, p.pile, OKR_MAX_CARDS)) < 0)
+        return NULL;
+    p.pile_n = (uint8_t)k;
+    if (!p.shuffle_stock) {
+        if ((k = d_u8s(d, "stock", OKR_KINDS - 1, p.stock, OKR_MAX_CARDS)) < 0)
+            return NULL;
+        p.stock_n = (uint8_t)k;
+    }
+    if (d_ints(d, "scores", INT32_MIN, INT32_MAX, p.score, n) < 0 ||
+        d_ints(d, "concealed", INT32_MIN, INT32_MAX, p.concealed, n) < 0 ||
+        d_u8s(d, "drew", 255, p.drew, n) < 0 ||
+        d_u8s(d, "melded_before", 255, p.melded_before, n) < 0)
+        return NULL;
+    PyObject *melds = PyDict_GetItemString(d, "melds");
+    PyObject *ms = melds ? PySequence_Fast(melds, "position: melds is a list") : NULL;
+    if (!ms) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "position: melds is missing");
+        return NULL;
+    }
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(ms);
+    if (nm > OKR_MAX_MELDS) {
+        Py_DECREF(ms);
+        return PyErr_Format(PyExc_ValueError, "position: more than %d melds", OKR_MAX_MELDS);
+    }
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *cards, *as;
+        int owner, type, lo;
+        okr_meld *dst = &p.meld[i];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ms, i),
+                              "iiiOO;a meld is (owner, type, lo, cards, as)", &owner, &type, &lo,
+                              &cards, &as)) {
+            Py_DECREF(ms);
+            return NULL;
+        }
+        uint8_t c[OKR_MAX_CARDS], a[OKR_MAX_CARDS];
+        int nc = pack_of(cards, c), na = nc < 0 ? -1 : pack_of(as, a);
+        if (na < 0 || na != nc || nc > OKR_MELD_CARDS || owner < 0 || owner > 255 || type < 0 ||
+            type > 255 || lo < 0 || lo > 255) {
+            Py_DECREF(ms);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError,
+                             "position: meld %zd: as many declarations as cards, at most %d", i,
+                             OKR_MELD_CARDS);
+            return NULL;
+        }
+        dst->owner = (uint8_t)owner;
+        dst->type = (uint8_t)type;
+        dst->lo = (uint8_t)lo;
+        dst->n = (uint8_t)nc;
+        memcpy(dst->card, c, (size_t)nc);
+        memcpy(dst->as, a, (size_t)nc);
+    }
+    p.meld_n = (uint8_t)nm;
+    Py_DECREF(ms);
+    GameObject *o = game_alloc(&GameType);
+    if (!o)
+        return NULL;
+    okr_refusal why;
+    if (okr_game_from_position(&o->g, &r, &p, &why) != OKR_OK) {
+        Py_DECREF(o);
+        return refuse(&why);
+    }
+    return (PyObject *)o;
+}
+
+/* Game.from_position and Game.position live in okr/_position.py (the notation and the
+ * defaults are easier to read in Python); these forward to it. */
+static PyObject *call_position_py(const char *fn, PyObject *args, PyObject *kw)
+{
+    PyObject *mod = PyImport_ImportModule("okr._position");
+    PyObject *f = mod ? PyObject_GetAttrString(mod, fn) : NULL;
+    Py_XDECREF(mod);
+    if (!f)
+        return NULL;
+    PyObject *res = PyObject_Call(f, args, kw);
+    Py_DECREF(f);
+    return res;
+}
+
+static PyObject *Game_from_position(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    (void)cls;
+    return call_position_py("from_position", args, kw);
+}
+
+static PyObject *Game_position(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *args = PyTuple_Pack(1, self);
+    PyObject *res = args ? call_position_py("position", args, NULL) : NULL;
+    Py_XDECREF(args);
+    return res;
+}
+
 static PyObject *Game_get_rules(PyObject *self, void *c)
 {
     (void)c;
@@ -1133,6 +1383,14 @@ static PyMethodDef Game_methods[] = {
      "The end-of-game report (None before the game is over)."},
     {"digest", Game_digest, METH_NOARGS, "64-bit digest of the state (okr_digest)."},
     {"check", Game_check, METH_NOARGS, "True if every card is in exactly one place."},
+    {"position", Game_position, METH_NOARGS,
+     "The position as a dict Game.from_position(**it) accepts (cards in notation)."},
+    {"_position_raw", Game_position_raw, METH_NOARGS,
+     "The position's plain fields (okr_position)."},
+    {"from_position", (PyCFunction)(void (*)(void))Game_from_position,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_position(rules=, hands=, pile=, stock=, melds=, scores=, dealer=, turn=, phase=, ...): "
+     "a game from a described position, checked (okr.Refused names the rule)."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject GameType = {
@@ -1606,6 +1864,8 @@ static PyMethodDef module_methods[] = {
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_VARARGS | METH_KEYWORDS,
      "shuffle(seed, hand_no=1, rules='gin'): the pack of that hand, in dealing order."},
     {"option_names", m_option_names, METH_NOARGS, "Every rule option's name."},
+    {"_from_position_raw", m_from_position_raw, METH_VARARGS,
+     "_from_position_raw(rules, fields): okr_game_from_position on plain fields."},
     {"determinize", (PyCFunction)(void (*)(void))m_determinize, METH_VARARGS | METH_KEYWORDS,
      "determinize(view, rng, rules=None): a Game consistent with what the view's seat knows; "
      "view from Game.view() or okbot (then rules=...)."},
