@@ -584,10 +584,21 @@ static PyTypeObject ActionType = {
 
 /* ---- Games ---------------------------------------------------------------------------------- */
 
+/* One applied action as the event log keeps it: the event and the action (for its text). */
+typedef struct {
+    okr_event e;
+    okr_action a;
+} LogEntry;
+
 typedef struct {
     PyObject_HEAD okr_game g;
     okr_action *legal; /* the legal actions of g while `listed`, `nlegal` of them */
     int nlegal, cap, listed;
+    /* Events since this object was made (a copy starts its own log): for events(seat).
+     * mark[s]: the seq of the last event seat s was given; base: g.seq when the log began. */
+    LogEntry *log;
+    int nlog, logcap;
+    uint32_t base, mark[OKR_MAX_PLAYERS];
 } GameObject;
 
 #define GAME(self) ((GameObject *)(self))
@@ -624,6 +635,10 @@ static GameObject *game_alloc(PyTypeObject *type)
     if (o) {
         o->legal = NULL;
         o->nlegal = o->cap = o->listed = 0;
+        o->log = NULL;
+        o->nlog = o->logcap = 0;
+        o->base = 0;
+        memset(o->mark, 0, sizeof o->mark);
     }
     return o;
 }
@@ -631,6 +646,7 @@ static GameObject *game_alloc(PyTypeObject *type)
 static void Game_dealloc(PyObject *self)
 {
     PyMem_Free(GAME(self)->legal);
+    PyMem_Free(GAME(self)->log);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -840,19 +856,84 @@ static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
     okr_refusal why;
     if (action_of(o, x, &a) < 0)
         return -1;
+    if (o->nlog == o->logcap) { /* room first: an applied action is always logged */
+        int cap = o->logcap ? 2 * o->logcap : 64;
+        LogEntry *p = PyMem_Realloc(o->log, sizeof(LogEntry) * (size_t)cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        o->log = p;
+        o->logcap = cap;
+    }
+    if (!o->nlog)
+        o->base = o->g.seq;
     if (okr_apply(&o->g, &a, ev, &why) != OKR_OK) {
         refuse(&why);
         return -1;
     }
+    o->log[o->nlog].e = *ev;
+    okr_action_normalize(&o->g.rules, &a);
+    o->log[o->nlog++].a = a;
     o->listed = 0;
     return 0;
 }
 
 static PyObject *Game_apply(PyObject *self, PyObject *x)
 {
-    if (game_apply(GAME(self), x, NULL) < 0)
+    okr_event e;
+    if (game_apply(GAME(self), x, &e) < 0)
         return NULL;
     Py_RETURN_NONE;
+}
+
+/* events(seat, since=None): what happened since that seat's last look, as it may see it
+ * (okr_event_redact, RULES 8.3), oldest first, each with the action's text. */
+static PyObject *Game_events(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seat", "since", NULL};
+    int seat;
+    PyObject *since_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O:events", kwlist, &seat, &since_o))
+        return NULL;
+    GameObject *o = GAME(self);
+    if (seat < 0 || seat >= o->g.players)
+        return PyErr_Format(PyExc_IndexError, "seat %d: the table has seats 0..%d", seat,
+                            o->g.players - 1);
+    unsigned long long since;
+    if (since_o == Py_None) {
+        since = o->mark[seat] > o->base ? o->mark[seat] : o->base;
+    } else {
+        since = PyLong_AsUnsignedLongLong(since_o);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    int first = o->nlog;
+    while (first > 0 && o->log[first - 1].e.seq > since)
+        first--;
+    PyObject *l = PyList_New(o->nlog - first);
+    for (int i = first; l && i < o->nlog; i++) {
+        okr_event red;
+        okr_event_redact(&o->log[i].e, seat, &red);
+        char text[512];
+        if (okr_action_format(&o->log[i].a, text, sizeof text) < 0)
+            text[0] = '\0';
+        const char *name =
+            red.type < sizeof type_names / sizeof type_names[0] ? type_names[red.type] : "?";
+        PyObject *ns = ns_from_dict(
+            Py_BuildValue("{s:k,s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:s}", "seq",
+                          (unsigned long)red.seq, "seat", red.seat, "type", red.type, "name", name,
+                          "how", red.how, "card", red.card, "meld", red.meld, "taken", red.taken,
+                          "hand_size", red.hand_n, "ended", red.ended, "text", text));
+        if (!ns) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i - first, ns);
+    }
+    if (l && since_o == Py_None)
+        o->mark[seat] = o->g.seq;
+    return l;
 }
 
 static PyObject *Game_step(PyObject *self, PyObject *x)
@@ -1370,6 +1451,9 @@ static PyMethodDef Game_methods[] = {
     {"apply", Game_apply, METH_O,
      "apply(action | index | text): play an action; okr.Refused names the rule if illegal."},
     {"step", Game_step, METH_O, "Like apply(), returning the event (seq, seat, type, card, ...)."},
+    {"events", (PyCFunction)(void (*)(void))Game_events, METH_VARARGS | METH_KEYWORDS,
+     "events(seat, since=None): the events since that seat's last events() call (or after seq "
+     "`since`), as the seat may see them (RULES 8.3)."},
     {"parse", Game_parse, METH_O, "parse(text): the Action the text means for the seat to act."},
     {"over", Game_over, METH_NOARGS, "True when the game is finished."},
     {"hand_over", Game_hand_over, METH_NOARGS, "True when the hand (or the game) is finished."},
