@@ -599,6 +599,10 @@ typedef struct {
     LogEntry *log;
     int nlog, logcap;
     uint32_t base, mark[OKR_MAX_PLAYERS];
+    /* Cards every seat saw go into a hand (taken from the pile, a Joker taken back) and not
+     * seen leaving it since: the "known cards" planes of observe(). Hand known_hand only. */
+    uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS];
+    uint16_t known_hand;
 } GameObject;
 
 #define GAME(self) ((GameObject *)(self))
@@ -639,6 +643,8 @@ static GameObject *game_alloc(PyTypeObject *type)
         o->nlog = o->logcap = 0;
         o->base = 0;
         memset(o->mark, 0, sizeof o->mark);
+        memset(o->known, 0, sizeof o->known);
+        o->known_hand = 0;
     }
     return o;
 }
@@ -762,8 +768,11 @@ static PyObject *Game_copy(PyObject *self, PyObject *unused)
 {
     (void)unused;
     GameObject *o = game_alloc(Py_TYPE(self));
-    if (o)
+    if (o) {
         o->g = GAME(self)->g;
+        memcpy(o->known, GAME(self)->known, sizeof o->known); /* public knowledge is state */
+        o->known_hand = GAME(self)->known_hand;
+    }
     return (PyObject *)o;
 }
 
@@ -849,6 +858,69 @@ static int action_of(GameObject *o, PyObject *x, okr_action *a)
     return -1;
 }
 
+/* The public knowledge of who holds what, after *a (event *e) was applied to a game whose
+ * pile was pile[0..pile_n) before it. Cards going into a hand face up become known; a card
+ * leaving a hand stops being known (if two copies were held, the table cannot tell which
+ * left, so the known count only falls: it never claims more than the hand holds). */
+static void track_known(GameObject *o, const okr_action *a, const okr_event *e, const uint8_t *pile,
+                        int pile_n)
+{
+    int seat = a->seat;
+    if (o->known_hand != o->g.hand_no) { /* a new hand: nothing known yet */
+        memset(o->known, 0, sizeof o->known);
+        o->known_hand = o->g.hand_no;
+    }
+    uint8_t *k = o->known[seat];
+#define LEAVES(c)                                                                                  \
+    do {                                                                                           \
+        if ((c) < OKR_KINDS && k[(c)])                                                             \
+            k[(c)]--;                                                                              \
+    } while (0)
+    switch (a->type) {
+    case OKR_A_TAKE:
+    case OKR_A_CLAIM:
+        if (a->how == OKR_HOW_PLAIN) {
+            if (pile_n)
+                k[pile[pile_n - 1]]++;
+            break;
+        }
+        for (int i = 0; i < e->taken && i < pile_n; i++) /* the rest of the pile */
+            k[pile[i]]++;
+        if (a->how == OKR_HOW_NEW) {
+            int top = pile_n ? pile[pile_n - 1] : OKR_NOCARD;
+            for (int i = 0; i < a->u.spec.n; i++) {
+                if (a->u.spec.card[i] == top)
+                    top = OKR_NOCARD;
+                else
+                    LEAVES(a->u.spec.card[i]);
+            }
+        } else if (a->how == OKR_HOW_JOKER) {
+            k[OKR_JOKER]++;
+        }
+        break;
+    case OKR_A_PASS:
+        for (int i = 0; i < e->taken && i < pile_n; i++) /* claim meld done: the pile */
+            k[pile[i]]++;
+        break;
+    case OKR_A_MELD:
+        for (int i = 0; i < a->u.spec.n; i++)
+            LEAVES(a->u.spec.card[i]);
+        break;
+    case OKR_A_REPLACE:
+        LEAVES(a->card);
+        k[OKR_JOKER]++;
+        break;
+    case OKR_A_ADD:
+    case OKR_A_DISCARD:
+    case OKR_A_KNOCK:
+        LEAVES(a->card);
+        break;
+    default:
+        break;
+    }
+#undef LEAVES
+}
+
 /* Apply x; fills *ev. 0 or -1 with okr.Refused set (the game unchanged). */
 static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
 {
@@ -868,10 +940,14 @@ static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
     }
     if (!o->nlog)
         o->base = o->g.seq;
+    uint8_t pile[OKR_MAX_CARDS];
+    int pile_n = o->g.pile_n;
+    memcpy(pile, o->g.pile, (size_t)pile_n);
     if (okr_apply(&o->g, &a, ev, &why) != OKR_OK) {
         refuse(&why);
         return -1;
     }
+    track_known(o, &a, ev, pile, pile_n);
     o->log[o->nlog].e = *ev;
     okr_action_normalize(&o->g.rules, &a);
     o->log[o->nlog++].a = a;
@@ -1139,6 +1215,253 @@ static PyObject *Game_game_result(PyObject *self, PyObject *unused)
         "concealed", int_list(r->concealed, p), "winner_bonus", int_list(r->winner_bonus, p),
         "final_total", int_list(r->final_total, p), "placement", u8_list(r->placement, p),
         "settlement", int_list(r->settlement, p)));
+}
+
+/* ---- Learning: observation planes and a fixed action space (docs/python.md "Learning") --- */
+
+enum {
+    OBS_W = OKR_KINDS,       /* a plane: the 52 kinds and the Joker */
+    OBS_FIXED_PLANES = 5,    /* hand, pile top, buried pile, melds, unknown */
+    OBS_SCALARS_FIXED = 13,  /* stock, phase (8), knock limit, stock locked, turns, to act */
+    GIN_SPACE = 3 + 52 + 52, /* draw, take, pass, discard k, knock discarding k */
+    RUMMY_FIXED = 2 + OKR_KINDS,
+    RUMMY_REST = 512,
+    RUMMY_SPACE = RUMMY_FIXED + RUMMY_REST
+};
+
+static int obs_size(int players)
+{
+    return OBS_W * (OBS_FIXED_PLANES + players - 1) + 2 * players + OBS_SCALARS_FIXED;
+}
+
+static int space_of(const okr_game *g)
+{
+    return g->rules.family == OKR_FAMILY_GIN ? GIN_SPACE : RUMMY_SPACE;
+}
+
+/* What `seat` may know, as numbers (RULES 8.3): nothing here reads another hand or the
+ * stock; "known" cards are those the whole table saw go into a hand (track_known). */
+static void fill_obs(const GameObject *o, int seat, float *out)
+{
+    const okr_game *g = &o->g;
+    int p = g->players, n = obs_size(p);
+    memset(out, 0, sizeof(float) * (size_t)n);
+    float *hand = out, *top = out + OBS_W, *buried = out + 2 * OBS_W, *melds = out + 3 * OBS_W,
+          *unknown = out + 4 * OBS_W, *known = out + 5 * OBS_W;
+    int seen[OKR_KINDS];
+    for (int k = 0; k < OKR_KINDS; k++) {
+        hand[k] = g->hand[seat][k];
+        seen[k] = g->hand[seat][k];
+    }
+    for (int i = 0; i < g->pile_n; i++) {
+        (i == g->pile_n - 1 ? top : buried)[g->pile[i]] += 1;
+        seen[g->pile[i]]++;
+    }
+    for (int m = 0; m < g->meld_n; m++)
+        for (int i = 0; i < g->meld[m].n; i++) {
+            melds[g->meld[m].card[i]] += 1;
+            seen[g->meld[m].card[i]]++;
+        }
+    if (o->known_hand == g->hand_no)
+        for (int j = 1; j < p; j++)
+            for (int k = 0; k < OKR_KINDS; k++) {
+                known[(j - 1) * OBS_W + k] = o->known[(seat + j) % p][k];
+                seen[k] += o->known[(seat + j) % p][k];
+            }
+    for (int k = 0; k < OKR_KINDS; k++) {
+        int total = k == OKR_JOKER ? g->rules.jokers : g->rules.decks;
+        unknown[k] = (float)(total - seen[k] > 0 ? total - seen[k] : 0);
+    }
+    float *sc = out + OBS_W * (OBS_FIXED_PLANES + p - 1);
+    for (int j = 0; j < p; j++) {
+        sc[j] = (float)g->score[(seat + j) % p];
+        sc[p + j] = g->hand_n[(seat + j) % p];
+    }
+    sc += 2 * p;
+    sc[0] = g->stock_n;
+    if (g->phase >= 1 && g->phase <= 8)
+        sc[g->phase] = 1; /* sc[1..8]: the phase, one-hot */
+    sc[9] = g->rules.family == OKR_FAMILY_GIN && g->upcard < OKR_JOKER
+                ? (float)okr_card_debit(&g->rules, g->upcard)
+                : -1;
+    sc[10] = g->stock_locked;
+    sc[11] = g->turns;
+    sc[12] = g->to_act == seat && g->phase < OKR_PH_HAND_OVER;
+}
+
+/* map[i] = position in the legal list of the action at index i of the fixed space, or -1.
+ * Gin: 0 draw, 1 take, 2 pass, 3 + k discard k, 55 + k knock discarding k (the knock that
+ * leaves the least deadwood; ties: the first listed). Rummy: 0 draw, 1 pass, 2 + k discard k
+ * (k = 52: the Joker), 55 + j the j-th other legal action (meld, add, take, claim, ...) in
+ * legal order, up to RUMMY_REST of them. Returns the space's size, or -1. */
+static int action_map(GameObject *o, int *map)
+{
+    if (game_list(o) < 0)
+        return -1;
+    const okr_game *g = &o->g;
+    int space = space_of(g), gin = g->rules.family == OKR_FAMILY_GIN, rest = 0;
+    int best[52];
+    for (int i = 0; i < space; i++)
+        map[i] = -1;
+    for (int i = 0; i < o->nlegal; i++) {
+        const okr_action *a = &o->legal[i];
+        int idx = -1;
+        if (a->type == OKR_A_DRAW)
+            idx = 0;
+        else if (gin && a->type == OKR_A_TAKE)
+            idx = 1;
+        else if (a->type == OKR_A_PASS)
+            idx = gin ? 2 : 1;
+        else if (a->type == OKR_A_DISCARD)
+            idx = (gin ? 3 : 2) + a->card;
+        else if (gin && a->type == OKR_A_KNOCK && a->card < 52) {
+            int dw = 0;
+            for (int k = 0; k < OKR_KINDS; k++)
+                dw += g->hand[a->seat][k] * okr_card_debit(&g->rules, k);
+            dw -= okr_card_debit(&g->rules, a->card);
+            for (int m = 0; m < a->nmelds && m < OKR_GIN_MELDS; m++)
+                for (int c = 0; c < a->u.knock[m].n && c < 13; c++)
+                    dw -= okr_card_debit(&g->rules, a->u.knock[m].card[c]);
+            idx = 55 + a->card;
+            if (map[idx] >= 0 && dw >= best[a->card])
+                continue;
+            best[a->card] = dw;
+        } else if (!gin && rest < RUMMY_REST)
+            idx = RUMMY_FIXED + rest++;
+        if (idx >= 0 && idx < space && (map[idx] < 0 || a->type == OKR_A_KNOCK))
+            map[idx] = i;
+    }
+    return space;
+}
+
+static PyObject *numpy_mod; /* numpy if importable (looked up once), else Py_None */
+
+/* A new zeroed buffer of n items: numpy (float32 or uint8) if present, else array.array. */
+static PyObject *new_out(Py_ssize_t n, int is_float)
+{
+    if (!numpy_mod) {
+        numpy_mod = PyImport_ImportModule("numpy");
+        if (!numpy_mod) {
+            PyErr_Clear();
+            numpy_mod = Py_None;
+            Py_INCREF(numpy_mod);
+        }
+    }
+    if (numpy_mod != Py_None)
+        return PyObject_CallMethod(numpy_mod, "zeros", "ns", n, is_float ? "float32" : "uint8");
+    PyObject *arr = PyImport_ImportModule("array");
+    if (!arr)
+        return NULL;
+    PyObject *one = PyObject_CallMethod(arr, "array", "s[i]", is_float ? "f" : "B", 0);
+    Py_DECREF(arr);
+    if (!one)
+        return NULL;
+    PyObject *res = PySequence_Repeat(one, n);
+    Py_DECREF(one);
+    return res;
+}
+
+/* A writable C-contiguous buffer of out with room for n items of the kind asked: float32
+ * ("f") for observations, one byte for masks; raw bytes ("B") of the right length do for
+ * both. 0 or -1. */
+static int get_out(PyObject *out, Py_ssize_t n, int is_float, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(out, b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *f = b->format ? b->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@')
+        f++;
+    int bytes = (f[0] == 'B' || f[0] == 'b' || f[0] == 'c' || f[0] == '?') && !f[1];
+    int ok = is_float ? (bytes && b->len >= 4 * n) || (f[0] == 'f' && !f[1] && b->len >= 4 * n)
+                      : bytes && b->len >= n;
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError,
+                     "out: a writable contiguous buffer of %zd %s (format '%s', %zd bytes given)",
+                     n, is_float ? "float32 (or 4x as many bytes)" : "bytes", b->format, b->len);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Game_observe(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seat", "out", NULL};
+    int seat;
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O:observe", kwlist, &seat, &out))
+        return NULL;
+    GameObject *o = GAME(self);
+    if (seat < 0 || seat >= o->g.players)
+        return PyErr_Format(PyExc_IndexError, "seat %d: the table has seats 0..%d", seat,
+                            o->g.players - 1);
+    int n = obs_size(o->g.players);
+    PyObject *res = out == Py_None ? new_out(n, 1) : (Py_INCREF(out), out);
+    Py_buffer b;
+    if (!res || get_out(res, n, 1, &b) < 0) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    float
+        tmp[OBS_W * (OBS_FIXED_PLANES + OKR_MAX_PLAYERS) + 2 * OKR_MAX_PLAYERS + OBS_SCALARS_FIXED];
+    fill_obs(o, seat, tmp);
+    memcpy(b.buf, tmp, sizeof(float) * (size_t)n); /* b.buf may be unaligned (bytearray) */
+    PyBuffer_Release(&b);
+    return res;
+}
+
+static PyObject *Game_action_mask(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"out", NULL};
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:action_mask", kwlist, &out))
+        return NULL;
+    int map[RUMMY_SPACE];
+    int n = action_map(GAME(self), map);
+    if (n < 0)
+        return NULL;
+    PyObject *res = out == Py_None ? new_out(n, 0) : (Py_INCREF(out), out);
+    Py_buffer b;
+    if (!res || get_out(res, n, 0, &b) < 0) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    uint8_t *m = b.buf;
+    for (int i = 0; i < n; i++)
+        m[i] = map[i] >= 0;
+    PyBuffer_Release(&b);
+    return res;
+}
+
+static PyObject *Game_action_of_index(PyObject *self, PyObject *arg)
+{
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    int map[RUMMY_SPACE];
+    int n = action_map(GAME(self), map);
+    if (n < 0)
+        return NULL;
+    if (i < 0 || i >= n)
+        return PyErr_Format(PyExc_IndexError, "action index %ld: the space has %d", i, n);
+    if (map[i] < 0)
+        return PyErr_Format(PyExc_ValueError,
+                            "action index %ld is not legal here (see "
+                            "action_mask())",
+                            i);
+    return action_new(&GAME(self)->legal[map[i]]);
+}
+
+static PyObject *Game_get_action_space(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(space_of(&GAME(self)->g));
+}
+
+static PyObject *Game_get_observation_size(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(obs_size(GAME(self)->g.players));
 }
 
 /* ---- Positions (okr_game_from_position). okr/_position.py turns the notation and the
@@ -1423,6 +1746,9 @@ static PyGetSetDef Game_getset[] = {
     {"pile", Game_get_pile, NULL, "the discard pile, bottom first", NULL},
     {"melds", Game_get_melds, NULL, "melds on the table", NULL},
     {"scores", Game_get_scores, NULL, "running game scores", NULL},
+    {"action_space", Game_get_action_space, NULL,
+     "size of the fixed action space of action_mask() (gin 107, rummy 567)", NULL},
+    {"observation_size", Game_get_observation_size, NULL, "floats in one observe()", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 #define GAME_MEMBER(name, type, doc)                                                               \
@@ -1467,6 +1793,13 @@ static PyMethodDef Game_methods[] = {
      "The end-of-game report (None before the game is over)."},
     {"digest", Game_digest, METH_NOARGS, "64-bit digest of the state (okr_digest)."},
     {"check", Game_check, METH_NOARGS, "True if every card is in exactly one place."},
+    {"observe", (PyCFunction)(void (*)(void))Game_observe, METH_VARARGS | METH_KEYWORDS,
+     "observe(seat, out=None): the seat's observation as float32 planes and scalars "
+     "(docs/python.md), into out or a new numpy/array buffer."},
+    {"action_mask", (PyCFunction)(void (*)(void))Game_action_mask, METH_VARARGS | METH_KEYWORDS,
+     "action_mask(out=None): 1 for each legal index of the fixed action space."},
+    {"action_of_index", Game_action_of_index, METH_O,
+     "action_of_index(i): the legal Action at index i of the fixed action space."},
     {"position", Game_position, METH_NOARGS,
      "The position as a dict Game.from_position(**it) accepts (cards in notation)."},
     {"_position_raw", Game_position_raw, METH_NOARGS,
