@@ -44,6 +44,7 @@ class Env:
         self.game = _okr.Game(self._rules, players=self.players, seed=seed or 0)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewarded = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -91,20 +92,26 @@ class Env:
         g = self.game
         a = g.action_of_index(int(action))  # ValueError if the mask has 0 there
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {x: 0.0 for x in self.agents}
         g.apply(a)
-        if g.hand_over():
-            res = g.hand_result()
-            for x in self.agents:
-                self.rewards[x] = res.score[self._seat(x)] / self.reward_scale
-            self.infos = {x: {"hand_result": res} for x in self.agents}
-            if self.episode == "hand" or g.over():
-                if g.over():
-                    for x in self.agents:
-                        self.infos[x]["game_result"] = g.game_result()
-                self.terminations = {x: True for x in self.agents}
-            else:
-                g.next_hand()
+        if not g.hand_over():  # the common step: no reward, the next seat to act
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self.agent_selection = self.possible_agents[g.to_act]
+            return
+        self._rewarded = True
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        res = g.hand_result()
+        for x in self.agents:
+            self.rewards[x] = res.score[self._seat(x)] / self.reward_scale
+        self.infos = {x: {"hand_result": res} for x in self.agents}
+        if self.episode == "hand" or g.over():
+            if g.over():
+                for x in self.agents:
+                    self.infos[x]["game_result"] = g.game_result()
+            self.terminations = {x: True for x in self.agents}
+        else:
+            g.next_hand()
         for x in self.agents:
             self._cumulative_rewards[x] += self.rewards[x]
         if any(self.terminations.values()):
