@@ -183,9 +183,10 @@ int okr_game_from_position(okr_game *out, const okr_rules *r, const okr_position
     g.turn_seat = p->turn_seat;
     int upround = p->phase == OKR_PH_UPCARD || p->phase == OKR_PH_GIN_UPCARD;
     g.to_act = p->to_act == OKR_POS_AUTO ? p->turn_seat : p->to_act;
-    g.discarder = p->discarder != OKR_POS_AUTO ? p->discarder
-                  : upround                    ? p->dealer
-                                               : (uint8_t)((p->turn_seat + n - 1) % n);
+    int discarder = p->discarder != OKR_POS_AUTO ? p->discarder
+                    : upround                    ? p->dealer
+                                                 : (p->turn_seat + n - 1) % n;
+    g.discarder = (uint8_t)discarder;
     if (g.to_act >= n || g.discarder >= n)
         return okr__invalid(why, "2.2", "the seat to act and the discarder are seats 0..N-1");
     if (p->hand_no < 1 || p->hand_no > r->max_hands)

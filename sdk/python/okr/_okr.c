@@ -949,8 +949,7 @@ static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
     }
     track_known(o, &a, ev, pile, pile_n);
     o->log[o->nlog].e = *ev;
-    okr_action_normalize(&o->g.rules, &a);
-    o->log[o->nlog++].a = a;
+    o->log[o->nlog++].a = a; /* normalised: actions come only from legal() and parse() */
     o->listed = 0;
     return 0;
 }
