@@ -70,8 +70,12 @@ def from_position(rules="gin", hands=None, pile=(), stock=None, melds=(), scores
     """okr.Game.from_position(...): see docs/python.md "Positions"."""
     if hands is None:
         raise TypeError("from_position: hands=[...] (one per seat) is required")
-    if isinstance(rules, str):
-        rules = _okr.Rules(rules, **options)
+    if isinstance(rules, str):  # "gin", or position()'s text: "laws decks=2 jokers=1 ..."
+        preset, *pairs = rules.split()
+        given = dict(p.split("=", 1) for p in pairs if "=" in p)
+        if len(given) != len(pairs):
+            raise ValueError("rules: a preset, then option=value pairs")
+        rules = _okr.Rules(preset, **dict(given, **options))
     elif options:
         rules = rules.replace(**options)
     n = len(hands) if players is None else int(players)
@@ -126,7 +130,7 @@ def position(game):
     """game.position(): the dict from_position accepts, cards in the notation."""
     d = game._position_raw()
     return {
-        "rules": game.rules,
+        "rules": "%s %s" % (game.rules.preset, game.rules),  # text: the dict is JSON
         "players": d["players"],
         "hands": [_okr.cards_str(h) for h in d["hands"]],
         "pile": _okr.cards_str(d["pile"]),
