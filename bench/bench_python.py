@@ -7,7 +7,8 @@ Three figures, in one run, on one core:
   1. uniform-random whole gin games through the module, the loop a learner writes:
        acts = g.legal(); g.apply(acts[rng.randrange(len(acts))])
      (and the leaner loop g.apply(rng.randrange(g.legal_count())), no Action objects);
-  2. g.copy() of a mid-hand gin game, in microseconds;
+  2. g.copy() of a mid-hand gin game, in microseconds; observe() and action_mask() into
+     preallocated buffers; okr.env("gin") stepped by a random agent (the AEC loop);
   3. build/bench/bench_engine --only gin, the C engine on the same games.
 Rates are per wall-clock second and per CPU-second of this process (the machine may be
 shared). Targets (issue 16): 250,000 actions/s from Python, copy() under 2 us. Anchor:
@@ -68,6 +69,52 @@ def bench_copy(n=200_000):
     return best
 
 
+def bench_encode(seconds):
+    """observe() into a preallocated buffer and action_mask() into another, on a mid-hand gin
+    game: calls per second (the cost a learner pays per step on top of stepping)."""
+    g = okr.Game("gin", players=2, seed=7)
+    for i in range(12):
+        g.apply(i % g.legal_count())
+    obs = bytearray(4 * g.observation_size)
+    mask = bytearray(g.action_space)
+    out = {}
+    for name, call in (("observe(seat, out=buf)", lambda: g.observe(0, out=obs)),
+                       ("action_mask(out=buf)", lambda: g.action_mask(out=mask))):
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds / 2:
+            for _ in range(1000):
+                call()
+            n += 1000
+        out[name] = n / (time.perf_counter() - t0)
+    return out
+
+
+def env_loop(seconds):
+    """okr.env("gin") with a uniform-random agent, the AEC loop as the docs write it (numpy's
+    flatnonzero picks among legal indices when numpy is there): env steps per second."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    rng = random.Random(3)
+    env = okr.env("gin")
+    steps = episodes = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=episodes)
+        episodes += 1
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            m = obs["action_mask"]
+            legal = np.flatnonzero(m) if np is not None else [i for i, x in enumerate(m) if x]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps, episodes, time.perf_counter() - t0, time.process_time() - c0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
@@ -86,6 +133,12 @@ def main():
               f"{acts / cpu:>13.0f} {hands / el:>8.0f} {100 * cpu / el:>5.0f}")
     cp = bench_copy()
     print(f"copy(): {cp:.3f} us (best of 5 x 200,000)")
+    for name, rate in bench_encode(a.seconds).items():
+        print(f"{name}: {rate:,.0f} calls/s ({1e6 / rate:.2f} us)")
+    steps, eps, el, cpu = env_loop(a.seconds)
+    print(f"okr.env('gin') random-agent AEC loop: {steps / el:,.0f} steps/s "
+          f"({steps / cpu if cpu else 0:,.0f} per cpu-s), {eps / el:,.0f} hands/s "
+          f"(RLCard's env: 26,600 steps/s, 223 hands/s)")
 
     c = os.path.join(a.build, "bench", "bench_engine")
     c_rate = None

@@ -26,6 +26,10 @@ TEST=(
     # the Python module okr (sdk/python/okr; skipped by a build without the headers) and
     # its tests
     python3-dev python3-pytest
+    # okr's observations as numpy arrays (the module works without it; the test covers both)
+    python3-numpy
+    # `pip install ./sdk/python` into a venv, offline (sdk/python/setup.py, its test)
+    python3-pip python3-setuptools python3-venv
     # toolchains of the positive sandbox suite (tests/hostile/positive.sh): a Go, Rust and
     # Java bot must play a clean match under the real seccomp profile
     golang-go rustc default-jdk-headless

@@ -74,6 +74,18 @@ int okr_shuffle(const okr_rules *r, uint64_t seed, int hand_no, uint8_t *out, in
     return n;
 }
 
+void okr__shuffle_cards(uint8_t *cards, int n, uint64_t seed, int salt)
+{
+    rng g;
+    seed_rng(&g, seed, salt);
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates, as okr_shuffle */
+        int j = (int)bounded(&g, (uint64_t)i + 1);
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
 /* ---- Dealing (RULES 2.3-2.5) --------------------------------------------------------- */
 
 static int is_pack(const okr_rules *r, const uint8_t *pack, int n, okr_refusal *why)
@@ -261,14 +273,7 @@ int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_ga
     }
     if (n != need)
         return okr__invalid(why, "8.3", "hand sizes and stock do not add up to the unseen cards");
-    rng g;
-    seed_rng(&g, seed, 0);
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)bounded(&g, (uint64_t)i + 1);
-        uint8_t t = cards[i];
-        cards[i] = cards[j];
-        cards[j] = t;
-    }
+    okr__shuffle_cards(cards, n, seed, 0);
     memset(out, 0, sizeof *out);
     out->rules = *r;
     out->seed = seed;

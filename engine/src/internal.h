@@ -35,6 +35,10 @@ int okr__gin_value(int kind);
 size_t okr__strlcpy(char *dst, const char *src, size_t cap);
 char *okr__utoa(unsigned long v, char *buf); /* buf >= 21 bytes; returns buf */
 
+/* game.c: shuffle cards[0..n) in place with the pinned generator seeded from (seed, salt),
+ * the salt playing the part of the hand number (okr_determinize uses 0). */
+void okr__shuffle_cards(uint8_t *cards, int n, uint64_t seed, int salt);
+
 /* rules.c */
 /* Every option's value in table order, then the family and seat range; for the digest. */
 int okr__rules_values(const okr_rules *r, uint32_t *out, int cap);

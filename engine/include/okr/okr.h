@@ -380,6 +380,53 @@ void okr_view_of(const okr_game *g, int seat, okr_view *v);
 int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_game *out,
                     okr_refusal *why);
 
+/* ---- Positions: a game from a description (engine/src/position.c) ----------------------- */
+
+/* OKR_POS_AUTO in to_act, discarder or upcard: let okr_game_from_position choose (see there). */
+enum { OKR_POS_AUTO = 254 };
+
+/* A described moment of a hand in progress, for puzzles, lessons and tests. The fields mean
+ * what the okr_game fields of the same name mean; hand sizes are counted from hand[]. */
+typedef struct okr_position {
+    uint8_t players;
+    uint8_t phase; /* OKR_PH_UPCARD .. OKR_PH_PLAY: someone must act */
+    uint8_t dealer, turn_seat;
+    uint8_t to_act;        /* OKR_POS_AUTO: turn_seat */
+    uint8_t discarder;     /* OKR_POS_AUTO: the dealer in an upcard phase, else the seat before
+                              turn_seat */
+    uint8_t upcard;        /* OKR_POS_AUTO: pile[0] (the gin knock limit, G2) */
+    uint8_t claim_meld;    /* OKR_PH_CLAIM_MELD: the meld being extended; else ignored */
+    uint8_t upcard_passes; /* passes so far in an upcard round */
+    uint8_t stock_locked;  /* this turn must draw from the stock (6.1, 6.G, G3) */
+    uint8_t shuffle_stock; /* nonzero: stock[] is ignored; the cards in no hand, meld or pile
+                              form the stock, shuffled from (seed, hand_no) */
+    uint16_t hand_no, turns;
+    uint32_t seq;
+    uint64_t seed; /* later hands are dealt from it, as in okr_game_init */
+    uint8_t hand[OKR_MAX_PLAYERS][OKR_KINDS];
+    uint8_t stock_n, pile_n, meld_n;
+    uint8_t stock[OKR_MAX_CARDS]; /* stock[stock_n - 1] is the next card drawn */
+    uint8_t pile[OKR_MAX_CARDS];  /* pile[pile_n - 1] is the top */
+    okr_meld meld[OKR_MAX_MELDS]; /* owner, type, n, lo, card[], as[]; rank and suit derived */
+    int32_t score[OKR_MAX_PLAYERS];
+    int32_t concealed[OKR_MAX_PLAYERS];
+    uint8_t drew[OKR_MAX_PLAYERS];          /* 0..2 (6.3) */
+    uint8_t melded_before[OKR_MAX_PLAYERS]; /* 0 or 1 (7.3) */
+} okr_position;
+
+/* The position *g is in (every field explicit, shuffle_stock 0). Meaningful while a hand
+ * runs; okr_game_from_position(r, that) rebuilds a game with the same okr_digest. */
+void okr_position_of(const okr_game *g, okr_position *p);
+
+/* Build *g from a described position after checking that it is one a game under r can be
+ * in: every card of the pack exactly once (1.2), melds valid (3) and none in gin (G5), hand
+ * sizes and stock size fitting the phase (2.4, 4.1, 4.6, 4.7, G4, G6), seats in range, the
+ * game not already over (7.4, G8). Set declarations of 2s are normalised as in
+ * okr_action_normalize. OKR_EINVAL with *why (rule and reason) otherwise; *g is then
+ * unchanged. */
+int okr_game_from_position(okr_game *g, const okr_rules *r, const okr_position *p,
+                           okr_refusal *why);
+
 /* ---- Notation (docs/notation.md) --------------------------------------------------------- */
 
 /* Card: "AS", "TH" (or "10H"), "2C", "QS", "JK". Returns the kind, or -1. `end` (may be NULL)

@@ -13,8 +13,9 @@ the import is tried once more.
 Finding okr_pb2 (generated from proto/okr.proto), first match wins:
   1. $OKBOT_PB2_DIR/okr_pb2.py
   2. <repo>/build/sdk/python/okbot_gen/okr_pb2.py   (written by `cmake --build build`)
-  3. protoc ($PROTOC, else protoc on PATH) run on <repo>/proto/okr.proto into a temporary
-     folder, which is removed once the module is loaded.
+  3. okr_pb2.py beside this file (put there by `pip install ./sdk/python`)
+  4. protoc ($PROTOC, else protoc on PATH) run on <repo>/proto/okr.proto (or the copy pip
+     installs beside this file) into a temporary folder, removed once the module is loaded.
 """
 
 import importlib.util
@@ -42,9 +43,11 @@ MAX_TO_BOT = 8 << 20     # largest arena->bot frame we accept (the arena's own l
 MAX_FROM_BOT = 64 << 10  # largest bot->arena frame, unless Hello.max_frame says otherwise
 _MAX_VARINT = 10         # bytes in the longest varint (64 bits)
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+PKG = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(PKG)))
 PROTO = os.path.join(REPO, "proto", "okr.proto")
+if not os.path.isfile(PROTO):  # installed by pip (sdk/python/setup.py): the copy in the package
+    PROTO = os.path.join(PKG, "okr.proto")
 
 
 class FrameError(Exception):
@@ -63,7 +66,8 @@ def _load_module(path):
 
 def _load_pb2():
     dirs = [os.environ.get("OKBOT_PB2_DIR"),
-            os.path.join(REPO, "build", "sdk", "python", "okbot_gen")]
+            os.path.join(REPO, "build", "sdk", "python", "okbot_gen"),
+            PKG]  # pip install ships okr_pb2.py in the package
     for d in dirs:
         if d and os.path.isfile(os.path.join(d, "okr_pb2.py")):
             return _load_module(os.path.join(d, "okr_pb2.py"))

@@ -584,10 +584,25 @@ static PyTypeObject ActionType = {
 
 /* ---- Games ---------------------------------------------------------------------------------- */
 
+/* One applied action as the event log keeps it: the event and the action (for its text). */
+typedef struct {
+    okr_event e;
+    okr_action a;
+} LogEntry;
+
 typedef struct {
     PyObject_HEAD okr_game g;
     okr_action *legal; /* the legal actions of g while `listed`, `nlegal` of them */
     int nlegal, cap, listed;
+    /* Events since this object was made (a copy starts its own log): for events(seat).
+     * mark[s]: the seq of the last event seat s was given; base: g.seq when the log began. */
+    LogEntry *log;
+    int nlog, logcap;
+    uint32_t base, mark[OKR_MAX_PLAYERS];
+    /* Cards every seat saw go into a hand (taken from the pile, a Joker taken back) and not
+     * seen leaving it since: the "known cards" planes of observe(). Hand known_hand only. */
+    uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS];
+    uint16_t known_hand;
 } GameObject;
 
 #define GAME(self) ((GameObject *)(self))
@@ -624,6 +639,12 @@ static GameObject *game_alloc(PyTypeObject *type)
     if (o) {
         o->legal = NULL;
         o->nlegal = o->cap = o->listed = 0;
+        o->log = NULL;
+        o->nlog = o->logcap = 0;
+        o->base = 0;
+        memset(o->mark, 0, sizeof o->mark);
+        memset(o->known, 0, sizeof o->known);
+        o->known_hand = 0;
     }
     return o;
 }
@@ -631,6 +652,7 @@ static GameObject *game_alloc(PyTypeObject *type)
 static void Game_dealloc(PyObject *self)
 {
     PyMem_Free(GAME(self)->legal);
+    PyMem_Free(GAME(self)->log);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -746,8 +768,11 @@ static PyObject *Game_copy(PyObject *self, PyObject *unused)
 {
     (void)unused;
     GameObject *o = game_alloc(Py_TYPE(self));
-    if (o)
+    if (o) {
         o->g = GAME(self)->g;
+        memcpy(o->known, GAME(self)->known, sizeof o->known); /* public knowledge is state */
+        o->known_hand = GAME(self)->known_hand;
+    }
     return (PyObject *)o;
 }
 
@@ -833,6 +858,69 @@ static int action_of(GameObject *o, PyObject *x, okr_action *a)
     return -1;
 }
 
+/* The public knowledge of who holds what, after *a (event *e) was applied to a game whose
+ * pile was pile[0..pile_n) before it. Cards going into a hand face up become known; a card
+ * leaving a hand stops being known (if two copies were held, the table cannot tell which
+ * left, so the known count only falls: it never claims more than the hand holds). */
+static void track_known(GameObject *o, const okr_action *a, const okr_event *e, const uint8_t *pile,
+                        int pile_n)
+{
+    int seat = a->seat;
+    if (o->known_hand != o->g.hand_no) { /* a new hand: nothing known yet */
+        memset(o->known, 0, sizeof o->known);
+        o->known_hand = o->g.hand_no;
+    }
+    uint8_t *k = o->known[seat];
+#define LEAVES(c)                                                                                  \
+    do {                                                                                           \
+        if ((c) < OKR_KINDS && k[(c)])                                                             \
+            k[(c)]--;                                                                              \
+    } while (0)
+    switch (a->type) {
+    case OKR_A_TAKE:
+    case OKR_A_CLAIM:
+        if (a->how == OKR_HOW_PLAIN) {
+            if (pile_n)
+                k[pile[pile_n - 1]]++;
+            break;
+        }
+        for (int i = 0; i < e->taken && i < pile_n; i++) /* the rest of the pile */
+            k[pile[i]]++;
+        if (a->how == OKR_HOW_NEW) {
+            int top = pile_n ? pile[pile_n - 1] : OKR_NOCARD;
+            for (int i = 0; i < a->u.spec.n; i++) {
+                if (a->u.spec.card[i] == top)
+                    top = OKR_NOCARD;
+                else
+                    LEAVES(a->u.spec.card[i]);
+            }
+        } else if (a->how == OKR_HOW_JOKER) {
+            k[OKR_JOKER]++;
+        }
+        break;
+    case OKR_A_PASS:
+        for (int i = 0; i < e->taken && i < pile_n; i++) /* claim meld done: the pile */
+            k[pile[i]]++;
+        break;
+    case OKR_A_MELD:
+        for (int i = 0; i < a->u.spec.n; i++)
+            LEAVES(a->u.spec.card[i]);
+        break;
+    case OKR_A_REPLACE:
+        LEAVES(a->card);
+        k[OKR_JOKER]++;
+        break;
+    case OKR_A_ADD:
+    case OKR_A_DISCARD:
+    case OKR_A_KNOCK:
+        LEAVES(a->card);
+        break;
+    default:
+        break;
+    }
+#undef LEAVES
+}
+
 /* Apply x; fills *ev. 0 or -1 with okr.Refused set (the game unchanged). */
 static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
 {
@@ -840,19 +928,87 @@ static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
     okr_refusal why;
     if (action_of(o, x, &a) < 0)
         return -1;
+    if (o->nlog == o->logcap) { /* room first: an applied action is always logged */
+        int cap = o->logcap ? 2 * o->logcap : 64;
+        LogEntry *p = PyMem_Realloc(o->log, sizeof(LogEntry) * (size_t)cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        o->log = p;
+        o->logcap = cap;
+    }
+    if (!o->nlog)
+        o->base = o->g.seq;
+    uint8_t pile[OKR_MAX_CARDS];
+    int pile_n = o->g.pile_n;
+    memcpy(pile, o->g.pile, (size_t)pile_n);
     if (okr_apply(&o->g, &a, ev, &why) != OKR_OK) {
         refuse(&why);
         return -1;
     }
+    track_known(o, &a, ev, pile, pile_n);
+    o->log[o->nlog].e = *ev;
+    o->log[o->nlog++].a = a; /* normalised: actions come only from legal() and parse() */
     o->listed = 0;
     return 0;
 }
 
 static PyObject *Game_apply(PyObject *self, PyObject *x)
 {
-    if (game_apply(GAME(self), x, NULL) < 0)
+    okr_event e;
+    if (game_apply(GAME(self), x, &e) < 0)
         return NULL;
     Py_RETURN_NONE;
+}
+
+/* events(seat, since=None): what happened since that seat's last look, as it may see it
+ * (okr_event_redact, RULES 8.3), oldest first, each with the action's text. */
+static PyObject *Game_events(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seat", "since", NULL};
+    int seat;
+    PyObject *since_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O:events", kwlist, &seat, &since_o))
+        return NULL;
+    GameObject *o = GAME(self);
+    if (seat < 0 || seat >= o->g.players)
+        return PyErr_Format(PyExc_IndexError, "seat %d: the table has seats 0..%d", seat,
+                            o->g.players - 1);
+    unsigned long long since;
+    if (since_o == Py_None) {
+        since = o->mark[seat] > o->base ? o->mark[seat] : o->base;
+    } else {
+        since = PyLong_AsUnsignedLongLong(since_o);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    int first = o->nlog;
+    while (first > 0 && o->log[first - 1].e.seq > since)
+        first--;
+    PyObject *l = PyList_New(o->nlog - first);
+    for (int i = first; l && i < o->nlog; i++) {
+        okr_event red;
+        okr_event_redact(&o->log[i].e, seat, &red);
+        char text[512];
+        if (okr_action_format(&o->log[i].a, text, sizeof text) < 0)
+            text[0] = '\0';
+        const char *name =
+            red.type < sizeof type_names / sizeof type_names[0] ? type_names[red.type] : "?";
+        PyObject *ns = ns_from_dict(
+            Py_BuildValue("{s:k,s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:s}", "seq",
+                          (unsigned long)red.seq, "seat", red.seat, "type", red.type, "name", name,
+                          "how", red.how, "card", red.card, "meld", red.meld, "taken", red.taken,
+                          "hand_size", red.hand_n, "ended", red.ended, "text", text));
+        if (!ns) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i - first, ns);
+    }
+    if (l && since_o == Py_None)
+        o->mark[seat] = o->g.seq;
+    return l;
 }
 
 static PyObject *Game_step(PyObject *self, PyObject *x)
@@ -1060,6 +1216,503 @@ static PyObject *Game_game_result(PyObject *self, PyObject *unused)
         "settlement", int_list(r->settlement, p)));
 }
 
+/* ---- Learning: observation planes and a fixed action space (docs/python.md "Learning") --- */
+
+enum {
+    OBS_W = OKR_KINDS,       /* a plane: the 52 kinds and the Joker */
+    OBS_FIXED_PLANES = 5,    /* hand, pile top, buried pile, melds, unknown */
+    OBS_SCALARS_FIXED = 13,  /* stock, phase (8), knock limit, stock locked, turns, to act */
+    GIN_SPACE = 3 + 52 + 52, /* draw, take, pass, discard k, knock discarding k */
+    RUMMY_FIXED = 2 + OKR_KINDS,
+    RUMMY_REST = 512,
+    RUMMY_SPACE = RUMMY_FIXED + RUMMY_REST
+};
+
+static int obs_size(int players)
+{
+    return OBS_W * (OBS_FIXED_PLANES + players - 1) + 2 * players + OBS_SCALARS_FIXED;
+}
+
+static int space_of(const okr_game *g)
+{
+    return g->rules.family == OKR_FAMILY_GIN ? GIN_SPACE : RUMMY_SPACE;
+}
+
+/* What `seat` may know, as numbers (RULES 8.3): nothing here reads another hand or the
+ * stock; "known" cards are those the whole table saw go into a hand (track_known). */
+static void fill_obs(const GameObject *o, int seat, float *out)
+{
+    const okr_game *g = &o->g;
+    int p = g->players, n = obs_size(p);
+    memset(out, 0, sizeof(float) * (size_t)n);
+    float *hand = out, *top = out + OBS_W, *buried = out + 2 * OBS_W, *melds = out + 3 * OBS_W,
+          *unknown = out + 4 * OBS_W, *known = out + 5 * OBS_W;
+    int seen[OKR_KINDS];
+    for (int k = 0; k < OKR_KINDS; k++) {
+        hand[k] = g->hand[seat][k];
+        seen[k] = g->hand[seat][k];
+    }
+    for (int i = 0; i < g->pile_n; i++) {
+        (i == g->pile_n - 1 ? top : buried)[g->pile[i]] += 1;
+        seen[g->pile[i]]++;
+    }
+    for (int m = 0; m < g->meld_n; m++)
+        for (int i = 0; i < g->meld[m].n; i++) {
+            melds[g->meld[m].card[i]] += 1;
+            seen[g->meld[m].card[i]]++;
+        }
+    if (o->known_hand == g->hand_no)
+        for (int j = 1; j < p; j++)
+            for (int k = 0; k < OKR_KINDS; k++) {
+                known[(j - 1) * OBS_W + k] = o->known[(seat + j) % p][k];
+                seen[k] += o->known[(seat + j) % p][k];
+            }
+    for (int k = 0; k < OKR_KINDS; k++) {
+        int total = k == OKR_JOKER ? g->rules.jokers : g->rules.decks;
+        unknown[k] = (float)(total - seen[k] > 0 ? total - seen[k] : 0);
+    }
+    float *sc = out + OBS_W * (OBS_FIXED_PLANES + p - 1);
+    for (int j = 0; j < p; j++) {
+        sc[j] = (float)g->score[(seat + j) % p];
+        sc[p + j] = g->hand_n[(seat + j) % p];
+    }
+    sc += 2 * p;
+    sc[0] = g->stock_n;
+    if (g->phase >= 1 && g->phase <= 8)
+        sc[g->phase] = 1; /* sc[1..8]: the phase, one-hot */
+    sc[9] = g->rules.family == OKR_FAMILY_GIN && g->upcard < OKR_JOKER
+                ? (float)okr_card_debit(&g->rules, g->upcard)
+                : -1;
+    sc[10] = g->stock_locked;
+    sc[11] = g->turns;
+    sc[12] = g->to_act == seat && g->phase < OKR_PH_HAND_OVER;
+}
+
+/* map[i] = position in the legal list of the action at index i of the fixed space, or -1.
+ * Gin: 0 draw, 1 take, 2 pass, 3 + k discard k, 55 + k knock discarding k (the knock that
+ * leaves the least deadwood; ties: the first listed). Rummy: 0 draw, 1 pass, 2 + k discard k
+ * (k = 52: the Joker), 55 + j the j-th other legal action (meld, add, take, claim, ...) in
+ * legal order, up to RUMMY_REST of them. Returns the space's size, or -1. */
+static int action_map(GameObject *o, int *map)
+{
+    if (game_list(o) < 0)
+        return -1;
+    const okr_game *g = &o->g;
+    int space = space_of(g), gin = g->rules.family == OKR_FAMILY_GIN, rest = 0;
+    int best[52];
+    for (int i = 0; i < space; i++)
+        map[i] = -1;
+    for (int i = 0; i < o->nlegal; i++) {
+        const okr_action *a = &o->legal[i];
+        int idx = -1;
+        if (a->type == OKR_A_DRAW)
+            idx = 0;
+        else if (gin && a->type == OKR_A_TAKE)
+            idx = 1;
+        else if (a->type == OKR_A_PASS)
+            idx = gin ? 2 : 1;
+        else if (a->type == OKR_A_DISCARD)
+            idx = (gin ? 3 : 2) + a->card;
+        else if (gin && a->type == OKR_A_KNOCK && a->card < 52) {
+            int dw = 0;
+            for (int k = 0; k < OKR_KINDS; k++)
+                dw += g->hand[a->seat][k] * okr_card_debit(&g->rules, k);
+            dw -= okr_card_debit(&g->rules, a->card);
+            for (int m = 0; m < a->nmelds && m < OKR_GIN_MELDS; m++)
+                for (int c = 0; c < a->u.knock[m].n && c < 13; c++)
+                    dw -= okr_card_debit(&g->rules, a->u.knock[m].card[c]);
+            idx = 55 + a->card;
+            if (map[idx] >= 0 && dw >= best[a->card])
+                continue;
+            best[a->card] = dw;
+        } else if (!gin && rest < RUMMY_REST)
+            idx = RUMMY_FIXED + rest++;
+        if (idx >= 0 && idx < space && (map[idx] < 0 || a->type == OKR_A_KNOCK))
+            map[idx] = i;
+    }
+    return space;
+}
+
+static PyObject *numpy_mod; /* numpy if importable (looked up once), else Py_None */
+
+/* A new zeroed buffer of n items: numpy (float32 or uint8) if present, else array.array. */
+static PyObject *new_out(Py_ssize_t n, int is_float)
+{
+    if (!numpy_mod) {
+        numpy_mod = PyImport_ImportModule("numpy");
+        if (!numpy_mod) {
+            PyErr_Clear();
+            numpy_mod = Py_None;
+            Py_INCREF(numpy_mod);
+        }
+    }
+    if (numpy_mod != Py_None)
+        return PyObject_CallMethod(numpy_mod, "zeros", "ns", n, is_float ? "float32" : "uint8");
+    PyObject *arr = PyImport_ImportModule("array");
+    if (!arr)
+        return NULL;
+    PyObject *one = PyObject_CallMethod(arr, "array", "s[i]", is_float ? "f" : "B", 0);
+    Py_DECREF(arr);
+    if (!one)
+        return NULL;
+    PyObject *res = PySequence_Repeat(one, n);
+    Py_DECREF(one);
+    return res;
+}
+
+/* A writable C-contiguous buffer of out with room for n items of the kind asked: float32
+ * ("f") for observations, one byte for masks; raw bytes ("B") of the right length do for
+ * both. 0 or -1. */
+static int get_out(PyObject *out, Py_ssize_t n, int is_float, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(out, b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *f = b->format ? b->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@')
+        f++;
+    int bytes = (f[0] == 'B' || f[0] == 'b' || f[0] == 'c' || f[0] == '?') && !f[1];
+    int ok = is_float ? (bytes && b->len >= 4 * n) || (f[0] == 'f' && !f[1] && b->len >= 4 * n)
+                      : bytes && b->len >= n;
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError,
+                     "out: a writable contiguous buffer of %zd %s (format '%s', %zd bytes given)",
+                     n, is_float ? "float32 (or 4x as many bytes)" : "bytes", b->format, b->len);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Game_observe(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seat", "out", NULL};
+    int seat;
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O:observe", kwlist, &seat, &out))
+        return NULL;
+    GameObject *o = GAME(self);
+    if (seat < 0 || seat >= o->g.players)
+        return PyErr_Format(PyExc_IndexError, "seat %d: the table has seats 0..%d", seat,
+                            o->g.players - 1);
+    int n = obs_size(o->g.players);
+    PyObject *res = out == Py_None ? new_out(n, 1) : (Py_INCREF(out), out);
+    Py_buffer b;
+    if (!res || get_out(res, n, 1, &b) < 0) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    float
+        tmp[OBS_W * (OBS_FIXED_PLANES + OKR_MAX_PLAYERS) + 2 * OKR_MAX_PLAYERS + OBS_SCALARS_FIXED];
+    fill_obs(o, seat, tmp);
+    memcpy(b.buf, tmp, sizeof(float) * (size_t)n); /* b.buf may be unaligned (bytearray) */
+    PyBuffer_Release(&b);
+    return res;
+}
+
+static PyObject *Game_action_mask(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"out", NULL};
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:action_mask", kwlist, &out))
+        return NULL;
+    int map[RUMMY_SPACE];
+    int n = action_map(GAME(self), map);
+    if (n < 0)
+        return NULL;
+    PyObject *res = out == Py_None ? new_out(n, 0) : (Py_INCREF(out), out);
+    Py_buffer b;
+    if (!res || get_out(res, n, 0, &b) < 0) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    uint8_t *m = b.buf;
+    for (int i = 0; i < n; i++)
+        m[i] = map[i] >= 0;
+    PyBuffer_Release(&b);
+    return res;
+}
+
+static PyObject *Game_action_of_index(PyObject *self, PyObject *arg)
+{
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    int map[RUMMY_SPACE];
+    int n = action_map(GAME(self), map);
+    if (n < 0)
+        return NULL;
+    if (i < 0 || i >= n)
+        return PyErr_Format(PyExc_IndexError, "action index %ld: the space has %d", i, n);
+    if (map[i] < 0)
+        return PyErr_Format(PyExc_ValueError,
+                            "action index %ld is not legal here (see "
+                            "action_mask())",
+                            i);
+    return action_new(&GAME(self)->legal[map[i]]);
+}
+
+static PyObject *Game_get_action_space(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(space_of(&GAME(self)->g));
+}
+
+static PyObject *Game_get_observation_size(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(obs_size(GAME(self)->g.players));
+}
+
+/* ---- Positions (okr_game_from_position). okr/_position.py turns the notation and the
+ * defaults into the plain fields these two speak, so the C side stays a direct copy. ---- */
+
+static PyObject *Game_position_raw(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    okr_position p;
+    okr_position_of(&GAME(self)->g, &p);
+    int n = p.players;
+    PyObject *hands = PyList_New(n), *melds = PyList_New(p.meld_n);
+    for (int s = 0; hands && s < n; s++)
+        PyList_SET_ITEM(hands, s, hand_list(p.hand[s]));
+    for (int m = 0; melds && m < p.meld_n; m++)
+        PyList_SET_ITEM(melds, m,
+                        Py_BuildValue("(iiiNN)", p.meld[m].owner, p.meld[m].type, p.meld[m].lo,
+                                      u8_list(p.meld[m].card, p.meld[m].n),
+                                      u8_list(p.meld[m].as, p.meld[m].n)));
+    if (!hands || !melds) {
+        Py_XDECREF(hands);
+        Py_XDECREF(melds);
+        return NULL;
+    }
+    return Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:k,s:K,s:N,s:N,s:N,s:N,s:N,s:N,s:N,"
+        "s:N}",
+        "players", n, "phase", p.phase, "dealer", p.dealer, "turn_seat", p.turn_seat, "to_act",
+        p.to_act, "discarder", p.discarder, "upcard", p.upcard, "claim_meld", p.claim_meld,
+        "upcard_passes", p.upcard_passes, "stock_locked", p.stock_locked, "hand_no", p.hand_no,
+        "turns", p.turns, "seq", (unsigned long)p.seq, "seed", (unsigned long long)p.seed, "hands",
+        hands, "stock", u8_list(p.stock, p.stock_n), "pile", u8_list(p.pile, p.pile_n), "melds",
+        melds, "scores", int_list(p.score, n), "concealed", int_list(p.concealed, n), "drew",
+        u8_list(p.drew, n), "melded_before", u8_list(p.melded_before, n));
+}
+
+/* d[key] as an int in lo..hi. 0 or -1. */
+static int d_long(PyObject *d, const char *key, long lo, long hi, long *out)
+{
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "position: %s = %ld is out of range %ld..%ld", key, x, lo,
+                     hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* d[key], a list of at most cap ints in lo..hi, into out (int32). The count or -1. */
+static int d_ints(PyObject *d, const char *key, long lo, long hi, int32_t *out, int cap)
+{
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(v, "position: a list of ints");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "position: %s has %zd entries, at most %d", key, n, cap);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "position: %s[%zd] = %ld is out of range", key, i,
+                             x);
+            return -1;
+        }
+        out[i] = (int32_t)x;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static int d_u8s(PyObject *d, const char *key, long hi, uint8_t *out, int cap)
+{
+    int32_t buf[OKR_MAX_CARDS];
+    int n = d_ints(d, key, 0, hi, buf, cap < OKR_MAX_CARDS ? cap : OKR_MAX_CARDS);
+    for (int i = 0; i < n; i++)
+        out[i] = (uint8_t)buf[i];
+    return n;
+}
+
+/* _from_position_raw(rules, fields): the engine's check and build. okr.Refused names the
+ * rule a described position breaks. */
+static PyObject *m_from_position_raw(PyObject *m, PyObject *args)
+{
+    (void)m;
+    PyObject *rules, *d;
+    okr_rules r;
+    if (!PyArg_ParseTuple(args, "OO!:_from_position_raw", &rules, &PyDict_Type, &d) ||
+        rules_of(rules, &r) < 0)
+        return NULL;
+    static okr_position p; /* 5 KB; the GIL serialises callers */
+    memset(&p, 0, sizeof p);
+    long x;
+#define F(key, lo, hi, dst)                                                                        \
+    do {                                                                                           \
+        if (d_long(d, key, lo, hi, &x) < 0)                                                        \
+            return NULL;                                                                           \
+        dst = x;                                                                                   \
+    } while (0)
+    F("players", 0, OKR_MAX_PLAYERS, p.players);
+    F("phase", 0, 255, p.phase);
+    F("dealer", 0, 255, p.dealer);
+    F("turn_seat", 0, 255, p.turn_seat);
+    F("to_act", 0, 255, p.to_act);
+    F("discarder", 0, 255, p.discarder);
+    F("upcard", 0, 255, p.upcard);
+    F("claim_meld", 0, 255, p.claim_meld);
+    F("upcard_passes", 0, 255, p.upcard_passes);
+    F("stock_locked", 0, 1, p.stock_locked);
+    F("shuffle_stock", 0, 1, p.shuffle_stock);
+    F("hand_no", 0, 65535, p.hand_no);
+    F("turns", 0, 65535, p.turns);
+    F("seq", 0, 0x7fffffffL, p.seq);
+#undef F
+    PyObject *seed = PyDict_GetItemString(d, "seed");
+    if (seed) {
+        p.seed = PyLong_AsUnsignedLongLongMask(seed);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    int n = p.players;
+    PyObject *hands = PyDict_GetItemString(d, "hands");
+    PyObject *hs = hands ? PySequence_Fast(hands, "position: hands is a list") : NULL;
+    if (!hs) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "position: hands is missing");
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(hs) != n) {
+        Py_DECREF(hs);
+        return PyErr_Format(PyExc_ValueError, "position: %d hands for %d players",
+                            (int)PySequence_Fast_GET_SIZE(hs), n);
+    }
+    for (int s = 0; s < n; s++)
+        if (hand_of(PySequence_Fast_GET_ITEM(hs, s), p.hand[s]) < 0) {
+            Py_DECREF(hs);
+            return NULL;
+        }
+    Py_DECREF(hs);
+    int k;
+    if ((k = d_u8s(d, "pile", OKR_KINDS - 1, p.pile, OKR_MAX_CARDS)) < 0)
+        return NULL;
+    p.pile_n = (uint8_t)k;
+    if (!p.shuffle_stock) {
+        if ((k = d_u8s(d, "stock", OKR_KINDS - 1, p.stock, OKR_MAX_CARDS)) < 0)
+            return NULL;
+        p.stock_n = (uint8_t)k;
+    }
+    if (d_ints(d, "scores", INT32_MIN, INT32_MAX, p.score, n) < 0 ||
+        d_ints(d, "concealed", INT32_MIN, INT32_MAX, p.concealed, n) < 0 ||
+        d_u8s(d, "drew", 255, p.drew, n) < 0 ||
+        d_u8s(d, "melded_before", 255, p.melded_before, n) < 0)
+        return NULL;
+    PyObject *melds = PyDict_GetItemString(d, "melds");
+    PyObject *ms = melds ? PySequence_Fast(melds, "position: melds is a list") : NULL;
+    if (!ms) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "position: melds is missing");
+        return NULL;
+    }
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(ms);
+    if (nm > OKR_MAX_MELDS) {
+        Py_DECREF(ms);
+        return PyErr_Format(PyExc_ValueError, "position: more than %d melds", OKR_MAX_MELDS);
+    }
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *cards, *as;
+        int owner, type, lo;
+        okr_meld *dst = &p.meld[i];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ms, i),
+                              "iiiOO;a meld is (owner, type, lo, cards, as)", &owner, &type, &lo,
+                              &cards, &as)) {
+            Py_DECREF(ms);
+            return NULL;
+        }
+        uint8_t c[OKR_MAX_CARDS], a[OKR_MAX_CARDS];
+        int nc = pack_of(cards, c), na = nc < 0 ? -1 : pack_of(as, a);
+        if (na < 0 || na != nc || nc > OKR_MELD_CARDS || owner < 0 || owner > 255 || type < 0 ||
+            type > 255 || lo < 0 || lo > 255) {
+            Py_DECREF(ms);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError,
+                             "position: meld %zd: as many declarations as cards, at most %d", i,
+                             OKR_MELD_CARDS);
+            return NULL;
+        }
+        dst->owner = (uint8_t)owner;
+        dst->type = (uint8_t)type;
+        dst->lo = (uint8_t)lo;
+        dst->n = (uint8_t)nc;
+        memcpy(dst->card, c, (size_t)nc);
+        memcpy(dst->as, a, (size_t)nc);
+    }
+    p.meld_n = (uint8_t)nm;
+    Py_DECREF(ms);
+    GameObject *o = game_alloc(&GameType);
+    if (!o)
+        return NULL;
+    okr_refusal why;
+    if (okr_game_from_position(&o->g, &r, &p, &why) != OKR_OK) {
+        Py_DECREF(o);
+        return refuse(&why);
+    }
+    return (PyObject *)o;
+}
+
+/* Game.from_position and Game.position live in okr/_position.py (the notation and the
+ * defaults are easier to read in Python); these forward to it. */
+static PyObject *call_position_py(const char *fn, PyObject *args, PyObject *kw)
+{
+    PyObject *mod = PyImport_ImportModule("okr._position");
+    PyObject *f = mod ? PyObject_GetAttrString(mod, fn) : NULL;
+    Py_XDECREF(mod);
+    if (!f)
+        return NULL;
+    PyObject *res = PyObject_Call(f, args, kw);
+    Py_DECREF(f);
+    return res;
+}
+
+static PyObject *Game_from_position(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    (void)cls;
+    return call_position_py("from_position", args, kw);
+}
+
+static PyObject *Game_position(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *args = PyTuple_Pack(1, self);
+    PyObject *res = args ? call_position_py("position", args, NULL) : NULL;
+    Py_XDECREF(args);
+    return res;
+}
+
 static PyObject *Game_get_rules(PyObject *self, void *c)
 {
     (void)c;
@@ -1092,6 +1745,9 @@ static PyGetSetDef Game_getset[] = {
     {"pile", Game_get_pile, NULL, "the discard pile, bottom first", NULL},
     {"melds", Game_get_melds, NULL, "melds on the table", NULL},
     {"scores", Game_get_scores, NULL, "running game scores", NULL},
+    {"action_space", Game_get_action_space, NULL,
+     "size of the fixed action space of action_mask() (gin 107, rummy 567)", NULL},
+    {"observation_size", Game_get_observation_size, NULL, "floats in one observe()", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 #define GAME_MEMBER(name, type, doc)                                                               \
@@ -1120,6 +1776,9 @@ static PyMethodDef Game_methods[] = {
     {"apply", Game_apply, METH_O,
      "apply(action | index | text): play an action; okr.Refused names the rule if illegal."},
     {"step", Game_step, METH_O, "Like apply(), returning the event (seq, seat, type, card, ...)."},
+    {"events", (PyCFunction)(void (*)(void))Game_events, METH_VARARGS | METH_KEYWORDS,
+     "events(seat, since=None): the events since that seat's last events() call (or after seq "
+     "`since`), as the seat may see them (RULES 8.3)."},
     {"parse", Game_parse, METH_O, "parse(text): the Action the text means for the seat to act."},
     {"over", Game_over, METH_NOARGS, "True when the game is finished."},
     {"hand_over", Game_hand_over, METH_NOARGS, "True when the hand (or the game) is finished."},
@@ -1133,6 +1792,21 @@ static PyMethodDef Game_methods[] = {
      "The end-of-game report (None before the game is over)."},
     {"digest", Game_digest, METH_NOARGS, "64-bit digest of the state (okr_digest)."},
     {"check", Game_check, METH_NOARGS, "True if every card is in exactly one place."},
+    {"observe", (PyCFunction)(void (*)(void))Game_observe, METH_VARARGS | METH_KEYWORDS,
+     "observe(seat, out=None): the seat's observation as float32 planes and scalars "
+     "(docs/python.md), into out or a new numpy/array buffer."},
+    {"action_mask", (PyCFunction)(void (*)(void))Game_action_mask, METH_VARARGS | METH_KEYWORDS,
+     "action_mask(out=None): 1 for each legal index of the fixed action space."},
+    {"action_of_index", Game_action_of_index, METH_O,
+     "action_of_index(i): the legal Action at index i of the fixed action space."},
+    {"position", Game_position, METH_NOARGS,
+     "The position as a dict Game.from_position(**it) accepts (cards in notation)."},
+    {"_position_raw", Game_position_raw, METH_NOARGS,
+     "The position's plain fields (okr_position)."},
+    {"from_position", (PyCFunction)(void (*)(void))Game_from_position,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_position(rules=, hands=, pile=, stock=, melds=, scores=, dealer=, turn=, phase=, ...): "
+     "a game from a described position, checked (okr.Refused names the rule)."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject GameType = {
@@ -1606,6 +2280,8 @@ static PyMethodDef module_methods[] = {
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_VARARGS | METH_KEYWORDS,
      "shuffle(seed, hand_no=1, rules='gin'): the pack of that hand, in dealing order."},
     {"option_names", m_option_names, METH_NOARGS, "Every rule option's name."},
+    {"_from_position_raw", m_from_position_raw, METH_VARARGS,
+     "_from_position_raw(rules, fields): okr_game_from_position on plain fields."},
     {"determinize", (PyCFunction)(void (*)(void))m_determinize, METH_VARARGS | METH_KEYWORDS,
      "determinize(view, rng, rules=None): a Game consistent with what the view's seat knows; "
      "view from Game.view() or okbot (then rules=...)."},
