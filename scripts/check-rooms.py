@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csource import blank  # noqa: E402  comments and literals blanked, lines kept
 
 # Rooms from the bottom up: a room may include itself and every room before it.
-ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "cli"]
+ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "live", "cli"]
 ROOM_DIRS = {
     "engine": "engine",
     "proto": "proto",
@@ -39,6 +39,7 @@ ROOM_DIRS = {
     "match": "arena/match",
     "tour": "arena/tour",
     "view": "arena/view",
+    "live": "arena/live",
     "cli": "arena/cli",
     "sdk": "sdk/c",
     "pyokr": "sdk/python/okr",
@@ -58,6 +59,7 @@ USERS = {
     "tests/match": BELOW["match"],
     "tests/tour": BELOW["tour"],
     "tests/view": BELOW["view"],
+    "tests/live": BELOW["live"],
     "tests/cli": BELOW["cli"],
     "tests/sdk": BELOW["sdk"],
     "tests/hostile": BELOW["sdk"],

@@ -1235,6 +1235,7 @@ static int play_game(ar_match *m, long long d, int r)
             .names = names,
             .entrant = gm->entrant,
             .on_error = m->cfg.on_error == AR_ON_ERROR_FORFEIT ? "forfeit" : "substitute",
+            .live = m->cfg.live_records,
         };
         gm->rec = ar_record_open(path, &h);
         for (int i = 0; i < gm->nverdicts; i++)

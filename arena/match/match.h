@@ -114,6 +114,9 @@ typedef struct ar_match_config {
      * trace_sel is "all", a slot number, or an entrant's name */
     FILE *trace;
     const char *trace_sel;
+    /* --serve: records are flushed line by line, so the spectator server (arena/live) can
+     * show the games being played (record.h's ar_record_header.live) */
+    int live_records;
     FILE *log_stream; /* without out_dir: every bot's stderr goes here (check-bot --stderr),
                          up to log_cap bytes; not owned */
 } ar_match_config;

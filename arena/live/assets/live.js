@@ -1,0 +1,156 @@
+/* live.js - the spectator page: draws the snapshot the server sends (arena/live/feed.c) and
+ * long-polls for the next one. The server does the work once per change; this script only
+ * draws, and treats every string it gets as text (textContent, never innerHTML). */
+(function () {
+  'use strict';
+  var $ = function (id) { return document.getElementById(id); };
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function num(v, d) {
+    if (v === null || v === undefined) return '-';
+    var s = Number(v).toFixed(d);
+    return v > 0 && d > 0 ? '+' + s : s;
+  }
+  var state = JSON.parse($('okr-state').textContent);
+  var watching = null;
+  var lastWatchLoad = 0;
+
+  function standings(s) {
+    var tb = $('t-standings').tBodies[0];
+    tb.textContent = '';
+    s.standings.forEach(function (r) {
+      var tr = el('tr');
+      tr.appendChild(el('td', '', r.rank));
+      tr.appendChild(el('td', 'l', r.name + (r.disqualified ? ' (disqualified)' : '')));
+      tr.appendChild(el('td', '', num(r.score, s.final ? 1 : 1)));
+      tr.appendChild(el('td', r.ci ? '' : 'na',
+        r.ci && r.ci[0] !== null ? '[' + num(r.ci[0], 1) + ', ' + num(r.ci[1], 1) + ']' : '-'));
+      tr.appendChild(el('td', '', r.games));
+      tr.appendChild(el('td', '', r.wins));
+      tr.appendChild(el('td', '', r.mean_place === undefined || r.mean_place === null ? '-' : Number(r.mean_place).toFixed(2)));
+      tr.setAttribute('data-name', r.name);
+      tr.setAttribute('data-score', r.score);
+      tb.appendChild(tr);
+    });
+    $('st-kind').textContent = s.final
+      ? '(final: the results)'
+      : '(so far: points per game over the ' + s.games + ' finished games; intervals at the end)';
+  }
+
+  function tables(s) {
+    var box = $('t-tables');
+    box.textContent = '';
+    if (!s.tables.length) box.appendChild(el('p', 'dim', s.state === 'finished' ? 'all played' : 'none right now'));
+    s.tables.forEach(function (t) {
+      var d = el('div', 'table');
+      d.setAttribute('data-game', t.id);
+      d.setAttribute('data-actions', t.actions);
+      var h = el('h3', '', t.id + ' ');
+      h.appendChild(el('span', 'dim', 'hand ' + t.hand + ', ' + t.actions + ' moves'));
+      d.appendChild(h);
+      var seats = el('div', 'seats');
+      t.names.forEach(function (n, i) {
+        seats.appendChild(el('span', '', 'seat ' + i + ' ' + n + (t.totals ? ' (' + t.totals[i] + ')' : '')));
+      });
+      d.appendChild(seats);
+      var ol = el('ol');
+      ol.start = Math.max(1, t.actions - t.moves.length + 1);
+      t.moves.forEach(function (m) {
+        ol.appendChild(el('li', 'move', (t.names[m.seat] || 'seat ' + m.seat) + ': ' + m.action));
+      });
+      d.appendChild(ol);
+      var a = el('a', '', 'watch the table');
+      a.href = '#watch';
+      a.addEventListener('click', function (e) { e.preventDefault(); watch(t.id, true); });
+      d.appendChild(a);
+      box.appendChild(d);
+    });
+    if (watching) {
+      var t = s.tables.filter(function (x) { return x.id === watching; })[0];
+      if (t) watch(watching, false);
+      else $('watch-what').textContent = watching + ' has ended: see it under Finished games.';
+    }
+  }
+
+  /* the table drawn by the replay viewer, from the server's page of the moves released so
+   * far; reloaded at most once a second, at the last step */
+  function watch(id, now) {
+    var t = Date.now();
+    if (!now && t - lastWatchLoad < 1000) return;
+    lastWatchLoad = t;
+    watching = id;
+    $('watch').hidden = false;
+    $('watch-what').textContent = 'Watching ' + id + ' (every hand, as far as the server has released it).';
+    $('watch-frame').src = '/table/' + encodeURIComponent(id) + '.html?v=' + t + '#n=999999';
+  }
+  $('watch-close').addEventListener('click', function () {
+    watching = null;
+    $('watch').hidden = true;
+    $('watch-frame').src = 'about:blank';
+  });
+
+  function recent(s) {
+    var tb = $('t-recent').tBodies[0];
+    tb.textContent = '';
+    s.recent.forEach(function (g) {
+      var tr = el('tr');
+      var td = el('td', 'l');
+      var a = el('a', '', g.id);
+      a.href = '/replay/' + encodeURIComponent(g.id) + '.html';
+      td.appendChild(a);
+      tr.appendChild(td);
+      tr.appendChild(el('td', 'l', g.names.map(function (n, i) {
+        return n + ' ' + g.totals[i] + ' (' + g.placements[i] + ')';
+      }).join(', ')));
+      tb.appendChild(tr);
+    });
+  }
+
+  function draw(s) {
+    state = s;
+    var b = $('badge');
+    b.textContent = s.state;
+    b.className = 'badge ' + s.state;
+    $('meta').textContent = (s.kind === 'tournament' ? 'Tournament' : 'Match') + ', ' + s.games +
+      ' games finished' + (s.delay > 0 ? ', moves shown ' + s.delay + ' s after they are played' : '') +
+      (s.state === 'finished' ? '. Finished.' : '. Updates by itself.');
+    $('report').hidden = s.state !== 'finished';
+    standings(s);
+    tables(s);
+    recent(s);
+    document.body.setAttribute('data-version', s.version);
+    document.body.setAttribute('data-state', s.state);
+  }
+
+  var failures = 0;
+  function poll() {
+    var x = new XMLHttpRequest();
+    x.open('GET', '/state?since=' + state.version);
+    x.timeout = 40000;
+    x.onload = function () {
+      if (x.status === 200) {
+        failures = 0;
+        var s = JSON.parse(x.responseText);
+        if (s.version !== state.version) draw(s);
+        setTimeout(poll, 0);
+      } else retry();
+    };
+    x.onerror = x.ontimeout = retry;
+    x.send();
+  }
+  function retry() {
+    failures++;
+    if (failures > 2) {
+      $('badge').textContent = state.state === 'finished' ? 'finished (server stopped)' : 'server not answering';
+      $('badge').className = 'badge lost';
+    }
+    setTimeout(poll, Math.min(10000, 500 * failures));
+  }
+  draw(state);
+  document.body.setAttribute('data-ready', '1');
+  poll();
+})();
