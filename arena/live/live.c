@@ -105,7 +105,7 @@ static int take_id(const char *p, const char *suffix, char *id, size_t cap)
             return 0;
     memcpy(id, p, n - s);
     id[n - s] = '\0';
-    return strstr(id, "..") == NULL;
+    return id[0] != '.' && strstr(id, "..") == NULL;
 }
 
 int al_route(const char *path, char *id, size_t idcap)
@@ -228,7 +228,14 @@ static void send_replay(al_server *s, struct evhttp_request *req, const char *id
     if (live) {
         rec = al_feed_table_record(s->feed, id, &rlen);
         if (!rec) {
-            fail(req, 404, "no such game in progress (it may have ended: see its replay)");
+            /* a game that ended between the page's update and this request: a short page
+             * that says so rather than an error in the frame */
+            static const char gone[] =
+                "<!doctype html><meta charset=\"utf-8\"><title>ended</title>"
+                "<body data-ready=\"1\" style=\"font:14px system-ui,sans-serif\"><p>This game is "
+                "not being played now: it has ended (its replay is listed under Finished games "
+                "once its set is over) or it has not begun.</p>";
+            reply(req, 200, "text/html; charset=utf-8", gone, sizeof gone - 1);
             return;
         }
         /* the page maker reads a file: the released part goes to an unlinked temporary */

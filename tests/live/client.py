@@ -87,12 +87,14 @@ if mode == "hostile":
         check(m + ": 405", get("/state?token=" + token, method=m)[0] == 405)
     for p in ["/nope", "/state/", "/replay/", "/replay/.html", "/replay/..%2F..%2Fetc%2Fpasswd.html",
               "/replay/../../etc/passwd.html", "/replay/%2e%2e/results.html",
-              "/table/..html", "/replay/a..b.html", "/replay/x;rm.html", "/replay/%00.html",
-              "//etc/passwd", "/replay/no-such-game.html", "/table/no-such-game.html",
+              "/table/..html", "/table/.x.html", "/replay/a..b.html", "/replay/x;rm.html", "/replay/%00.html",
+              "//etc/passwd", "/replay/no-such-game.html",
               "/replay/" + "a" * 300 + ".html", "/../results.json", "/results.json",
               "/records/", "/journal.jsonl"]:
         st, _, body = get(p + ("&" if "?" in p else "?") + "token=" + token)
         check("%s: 404 or 400 (%d)" % (p[:60], st), st in (400, 404) and b"root:" not in body)
+    st, _, body = get("/table/no-such-game.html?token=" + token)
+    check("a table not being played: a page that says so", st == 200 and b"not being played" in body)
     st = raw(b"GET /state?token=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX: " % port
              + b"a" * 20000 + b"\r\n\r\n")
     check("20 kB of headers: refused (%s)" % st, st == "" or st.split()[1] in ("400", "413", "431"))

@@ -41,37 +41,54 @@
       : '(so far: points per game over the ' + s.games + ' finished games; intervals at the end)';
   }
 
+  /* one box per table, kept while the table is played and updated in place, so a click or a
+   * selection on it survives the next update */
+  var boxes = {};
+  function tableBox(id) {
+    var d = el('div', 'table');
+    d.setAttribute('data-game', id);
+    var h = el('h3', '', id + ' ');
+    var info = el('span', 'dim');
+    h.appendChild(info);
+    d.appendChild(h);
+    var seats = el('div', 'seats');
+    d.appendChild(seats);
+    var ol = el('ol');
+    d.appendChild(ol);
+    var a = el('a', '', 'watch the table');
+    a.href = '#watch';
+    a.addEventListener('click', function (e) { e.preventDefault(); watch(id, true); });
+    d.appendChild(a);
+    return { d: d, info: info, seats: seats, ol: ol };
+  }
   function tables(s) {
     var box = $('t-tables');
-    box.textContent = '';
-    if (!s.tables.length) box.appendChild(el('p', 'dim', s.state === 'finished' ? 'all played' : 'none right now'));
+    var none = $('no-tables');
+    var seen = {};
     s.tables.forEach(function (t) {
-      var d = el('div', 'table');
-      d.setAttribute('data-game', t.id);
-      d.setAttribute('data-actions', t.actions);
-      var h = el('h3', '', t.id + ' ');
-      h.appendChild(el('span', 'dim', 'hand ' + t.hand + ', ' + t.actions + ' moves'));
-      d.appendChild(h);
-      var seats = el('div', 'seats');
+      seen[t.id] = true;
+      var b = boxes[t.id];
+      if (!b) { b = boxes[t.id] = tableBox(t.id); box.appendChild(b.d); }
+      if (b.d.getAttribute('data-actions') === String(t.actions)) return;
+      b.d.setAttribute('data-actions', t.actions);
+      b.info.textContent = 'hand ' + t.hand + ', ' + t.actions + ' moves';
+      b.seats.textContent = '';
       t.names.forEach(function (n, i) {
-        seats.appendChild(el('span', '', 'seat ' + i + ' ' + n + (t.totals ? ' (' + t.totals[i] + ')' : '')));
+        b.seats.appendChild(el('span', '', 'seat ' + i + ' ' + n + (t.totals ? ' (' + t.totals[i] + ')' : '')));
       });
-      d.appendChild(seats);
-      var ol = el('ol');
-      ol.start = Math.max(1, t.actions - t.moves.length + 1);
+      b.ol.textContent = '';
+      b.ol.start = Math.max(1, t.actions - t.moves.length + 1);
       t.moves.forEach(function (m) {
-        ol.appendChild(el('li', 'move', (t.names[m.seat] || 'seat ' + m.seat) + ': ' + m.action));
+        b.ol.appendChild(el('li', 'move', (t.names[m.seat] || 'seat ' + m.seat) + ': ' + m.action));
       });
-      d.appendChild(ol);
-      var a = el('a', '', 'watch the table');
-      a.href = '#watch';
-      a.addEventListener('click', function (e) { e.preventDefault(); watch(t.id, true); });
-      d.appendChild(a);
-      box.appendChild(d);
     });
+    Object.keys(boxes).forEach(function (id) {
+      if (!seen[id]) { box.removeChild(boxes[id].d); delete boxes[id]; }
+    });
+    none.hidden = s.tables.length > 0;
+    none.textContent = s.state === 'finished' ? 'all played' : 'none right now';
     if (watching) {
-      var t = s.tables.filter(function (x) { return x.id === watching; })[0];
-      if (t) watch(watching, false);
+      if (seen[watching]) watch(watching, false);
       else $('watch-what').textContent = watching + ' has ended: see it under Finished games.';
     }
   }
