@@ -1,7 +1,8 @@
 // browser.mjs - the spectator page follows a running tournament in Debian's headless chromium
 // (playwright-core from tests/view/node_modules; never a downloaded browser).
 //   node browser.mjs CONFIG.json
-// CONFIG: {"url": the address `--serve` printed, "out": the tournament's folder, "shots": folder}
+// CONFIG: {"ready": a file to write once the browser runs, "urlfile": where the address `--serve`
+//          printed will be written, "out": the tournament's folder, "shots": folder}
 // Samples the page while the tournament runs: the standings must change as sets finish, a
 // table must show moves as they are played, the watched table's replay frame must draw, the
 // final standings must equal results.json. Any console error, page error or request to
@@ -19,7 +20,6 @@ const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 let failed = 0;
 const check = (what, cond) => { if (!cond) failed++; console.log((cond ? 'ok   ' : 'FAIL ') + what); };
 
-const origin = new URL(cfg.url).origin;
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'okr-chromium-'));
 const ctx = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.OKR_CHROMIUM || '/usr/bin/chromium',
@@ -28,6 +28,15 @@ const ctx = await chromium.launchPersistentContext(profile, {
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
+// the browser is up: now the tournament may start (browser.sh waits for this file), so that
+// a slow browser start on a busy machine does not miss the run
+fs.writeFileSync(cfg.ready, 'ready\n');
+let url = '';
+for (let i = 0; i < 200 && !url; i++) {
+  if (fs.existsSync(cfg.urlfile)) url = fs.readFileSync(cfg.urlfile, 'utf8').trim();
+  if (!url) await new Promise((r) => setTimeout(r, 50));
+}
+const origin = new URL(url).origin;
 const foreign = [], errors = [];
 await ctx.route('**/*', (route) => {
   const url = route.request().url();
@@ -40,7 +49,7 @@ page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') 
 page.on('pageerror', (e) => errors.push('page error: ' + e.message));
 fs.mkdirSync(cfg.shots, { recursive: true });
 
-await page.goto(cfg.url);
+await page.goto(url);
 await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
 check('the page opens with the token', true);
 
@@ -60,14 +69,24 @@ while (Date.now() - t0 < 90000) {
   }));
   samples.push(s);
   const live = s.tables.find((t) => t.moves > 0);
-  if (live && !watched) {
-    watched = live.id;
-    await page.click('#t-tables .table[data-game="' + watched + '"] a');
-    try {
-      const fr = page.frameLocator('#watch-frame');
-      await fr.locator('body[data-ready="1"]').waitFor({ timeout: 10000 });
-      frameDrawn = true;
-    } catch (e) { errors.push('the watched table did not draw: ' + e.message); }
+  if (live && !frameDrawn) {
+    // games are short: the table may end before the click or the frame's load, then the
+    // next one is tried (clicked through the DOM: the box may go away under the mouse)
+    const clicked = await page.evaluate((id) => {
+      const a = document.querySelector('#t-tables .table[data-game="' + id + '"] a');
+      if (a) a.click();
+      return !!a;
+    }, live.id);
+    if (clicked) {
+      try {
+        await page.frameLocator('#watch-frame').locator('body[data-ready="1"]').waitFor({ timeout: 10000 });
+        const fr = page.frames().find((f) => f.url().includes('/table/'));
+        if (fr && await fr.evaluate(() => !!window.okrReplay && window.okrReplay.steps > 1)) {
+          frameDrawn = true;
+          watched = live.id;
+        }
+      } catch (e) { /* the next table */ }
+    }
   }
   if (frameDrawn && !shotTaken && s.tables.length) {
     await page.screenshot({ path: path.join(cfg.shots, 'live-tournament.png'), fullPage: true });

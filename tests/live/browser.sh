@@ -16,23 +16,29 @@ if [ ! -d "$HERE/../view/node_modules/playwright-core" ]; then
     bad "playwright-core is not installed: run scripts/install-deps.sh (npm ci in tests/view)"
     finish
 fi
-# a slow bot (10 ms a decision) so that games last long enough to be watched; every table
+# a slow bot (15 ms a decision) so that games last long enough to be watched; every table
 # has a greedy player, so no game drags on
 cat >"$TMP/t.tour" <<TOUR
 [tournament]
 name = live-browser
 rules = gin
 seats = 2
-deals = 3
+deals = 4
 seed = 5
 bootstrap = 50
 [entrant slow]
-command = $(helper slow --sleep-ms 10)
+command = $(helper slow --sleep-ms 15)
 [entrant greedy]
 command = $B/bots/greedy_bot
 [entrant builtin]
 command = @greedy
 TOUR
+cat >"$TMP/cfg.json" <<CFG
+{"ready": "$TMP/ready", "urlfile": "$TMP/url", "out": "$TMP/out", "shots": "$B/tests/live/screens"}
+CFG
+node "$HERE/browser.mjs" "$TMP/cfg.json" &
+node=$!
+for _ in $(seq 600); do [ -e "$TMP/ready" ] && break; sleep 0.05; done
 "$ARENA" tournament "$TMP/t.tour" --out "$TMP/out" --jobs 1 --quiet --serve --serve-linger 120 \
     >"$TMP/so" 2>"$TMP/se" &
 pid=$!
@@ -43,10 +49,8 @@ for _ in $(seq 100); do
     sleep 0.05
 done
 check "the address is printed" test -n "$URL"
-cat >"$TMP/cfg.json" <<CFG
-{"url": "$URL", "out": "$TMP/out", "shots": "$B/tests/live/screens"}
-CFG
-node "$HERE/browser.mjs" "$TMP/cfg.json"
+echo "$URL" >"$TMP/url.tmp" && mv "$TMP/url.tmp" "$TMP/url"
+wait $node
 check "the spectator page in chromium (browser.mjs)" test $? -eq 0
 kill -TERM $pid
 wait $pid
