@@ -89,6 +89,9 @@
     none.textContent = s.state === 'finished' ? 'all played' : 'none right now';
     if (watching) {
       if (seen[watching]) watch(watching, false);
+      /* the screen on the wall goes on to another table once the watched one has ended
+       * (and has been seen to its end: the reload limit lets the last moves show first) */
+      else if (s.tables.length && Date.now() - lastWatchLoad > 3000) watch(s.tables[0].id, true);
       else $('watch-what').textContent = watching + ' has ended: see it under Finished games.';
     }
   }
