@@ -19,12 +19,12 @@
 #include "util/util.h"
 
 enum {
-    MAX_TABLES = 64,    /* games followed at once (a tournament plays `jobs` at a time) */
-    MAX_LINES = 200000, /* lines kept per game: more is a runaway (max_turns is 2000 a hand) */
-    MAX_LINE = 65536,   /* a longer line is not ours: the file is not followed further */
-    RECENT = 30,        /* finished games listed */
-    MOVES = 16,         /* moves shown per table */
-    MAX_NAMES = 256,    /* entrants in the standings */
+    MAX_TABLES = 64,   /* games followed at once (a tournament plays `jobs` at a time) */
+    MAX_LINES = 50000, /* lines kept per game: beyond, the table is no longer followed */
+    MAX_LINE = 65536,  /* a longer line is not ours: the file is not followed further */
+    RECENT = 30,       /* finished games listed */
+    MOVES = 16,        /* moves shown per table */
+    MAX_NAMES = 256,   /* entrants in the standings */
 };
 
 typedef struct tline {
@@ -60,8 +60,11 @@ typedef struct ent {
     double points, places;
 } ent;
 
+/* A finished game. Only the last RECENT released ones keep their JSON (for the list and the
+ * standings); older ones keep their id, so a 2-million-game tournament costs ids, not JSON. */
 typedef struct fin {
-    json_t *game; /* the journal's data / the games.jsonl line */
+    json_t *game; /* the journal's data / the games.jsonl line; NULL once old */
+    char *id;
     double seen;
 } fin;
 
@@ -170,6 +173,7 @@ static void on_game_line(void *ud, const char *line)
         f->f = ar_xrealloc(f->f, (size_t)f->capf * sizeof *f->f);
     }
     f->f[f->nf].game = json_incref(g);
+    f->f[f->nf].id = ar_xstrdup(json_string_value(json_object_get(g, "game_id")));
     f->f[f->nf].seen = r->now;
     f->nf++;
     json_decref(j);
@@ -218,8 +222,10 @@ static void count_game(al_feed *f, const json_t *g)
 
 static void games_reset(al_feed *f)
 {
-    for (long long i = 0; i < f->nf; i++)
+    for (long long i = 0; i < f->nf; i++) {
         json_decref(f->f[i].game);
+        free(f->f[i].id);
+    }
     f->nf = f->frel = 0;
     for (int i = 0; i < f->ne; i++)
         free(f->e[i].name);
@@ -546,6 +552,10 @@ int al_feed_poll(al_feed *f, double now)
     }
     while (f->frel < f->nf && f->f[f->frel].seen + f->delay_ms <= now) {
         count_game(f, f->f[f->frel].game);
+        if (f->frel >= RECENT) {
+            json_decref(f->f[f->frel - RECENT].game);
+            f->f[f->frel - RECENT].game = NULL;
+        }
         f->frel++;
         f->dirty = 1;
     }
@@ -610,7 +620,7 @@ int al_feed_game_released(const al_feed *f, const char *id)
     if (!id_ok(id))
         return 0;
     for (long long i = 0; i < f->frel; i++)
-        if (strcmp(json_string_value(json_object_get(f->f[i].game, "game_id")), id) == 0)
+        if (strcmp(f->f[i].id, id) == 0)
             return 1;
     return 0;
 }

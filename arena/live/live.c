@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/queue.h>
 #include <sys/random.h>
@@ -66,6 +67,8 @@ struct al_server {
     pthread_t th;
     int running;
     atomic_int stop;
+    int wake; /* eventfd: al_stop wakes the loop at once (not at the next tick) */
+    struct event *woke;
     struct event_base *base;
     struct evhttp *http;
     struct event *tick;
@@ -468,6 +471,14 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+static void on_wake(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    al_server *s = arg;
+    event_base_loopbreak(s->base);
+}
+
 static void *thread_main(void *arg)
 {
     al_server *s = arg;
@@ -508,6 +519,7 @@ al_server *al_bind(const al_opts *o, char *err, size_t cap)
     s->o.dir = s->dir;
     s->ino = -1;
     s->ino_wd = -1;
+    s->wake = -1;
     s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
@@ -566,6 +578,11 @@ int al_start(al_server *s, char *err, size_t cap)
     struct timeval tv = {0, TICK_MS * 1000};
     s->tick = event_new(s->base, -1, EV_PERSIST, on_tick, s);
     event_add(s->tick, &tv);
+    s->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (s->wake >= 0) {
+        s->woke = event_new(s->base, s->wake, EV_READ, on_wake, s);
+        event_add(s->woke, NULL);
+    }
     /* the thread takes no signal: Ctrl-C stays the run's */
     sigset_t all, old;
     sigfillset(&all);
@@ -610,8 +627,18 @@ void al_stop(al_server *s)
     if (!s)
         return;
     atomic_store(&s->stop, 1);
+    if (s->wake >= 0) {
+        uint64_t one = 1;
+        if (write(s->wake, &one, sizeof one) < 0) {
+            /* the tick sees s->stop within TICK_MS */
+        }
+    }
     if (s->running)
         pthread_join(s->th, NULL);
+    if (s->woke)
+        event_free(s->woke);
+    if (s->wake >= 0)
+        close(s->wake);
     if (s->fd >= 0)
         close(s->fd);
     if (s->tick)
