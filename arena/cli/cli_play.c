@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_bots.h"
 #include "play/play.h"
+#include "web/web.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ typedef struct {
 } play_opts;
 
 typedef struct {
-    int tty, port, colour, failed, human;
+    int tty, listen_fd, colour, failed, human;
     ap_browser *web;
     ap_tty *term;
 } faces;
@@ -67,7 +68,7 @@ static void on_connect(ap_seat *s, struct event_base *base, void *ud)
         return;
     }
     char err[300], url[200];
-    f->web = ap_browser_new(base, s, f->port, err, sizeof err);
+    f->web = ap_browser_new_fd(base, s, f->listen_fd, err, sizeof err);
     if (!f->web) {
         fprintf(stderr, "arena play: %s\n", err);
         f->failed = 1;
@@ -182,6 +183,7 @@ int ar_play_main(int argc, char **argv)
     ar_sb_args_init(&o.sb);
     okr_rules rules;
     ap_seat *seat = NULL;
+    int listen_fd = -1, listen_taken = 0; /* the page's socket; taken: evhttp closes it */
     int rc = parse_args(argc, argv, &o);
     if (rc == AR_EXIT_OK)
         rc = ar_rules_build(&o.rules, o.players, &rules);
@@ -194,6 +196,14 @@ int ar_play_main(int argc, char **argv)
     }
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
+    /* the page's socket first: the sandbox may move the arena into an empty network namespace */
+    if (rc == AR_EXIT_OK && !o.tty) {
+        char err[300];
+        if ((listen_fd = aw_listen(o.port, err, sizeof err)) < 0) {
+            fprintf(stderr, "arena play: --port: %s\n", err);
+            rc = AR_EXIT_USAGE;
+        }
+    }
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, 1, o.bots.e, o.bots.n, &sandbox);
@@ -215,7 +225,7 @@ int ar_play_main(int argc, char **argv)
     for (int k = 0, b = 0; k < o.players; k++)
         slot_bot[k] = k == o.human ? n : (b++) % n;
 
-    faces f = {.tty = o.tty, .port = o.port, .colour = isatty(1), .human = o.human};
+    faces f = {.tty = o.tty, .listen_fd = listen_fd, .colour = isatty(1), .human = o.human};
     ap_seat_on_connect(seat, on_connect, &f);
     ar_match_config cfg = {
         .rules = rules,
@@ -247,6 +257,7 @@ int ar_play_main(int argc, char **argv)
     }
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
+    listen_taken = f.web != NULL;
     ap_browser_free(f.web); /* after the match: a waiting page gets the final state */
     ap_tty_free(f.term);
     if (ar_match_results(m))
@@ -258,6 +269,8 @@ int ar_play_main(int argc, char **argv)
     ar_match_free(m);
     free(ents);
 out:
+    if (listen_fd > 0 && !listen_taken)
+        close(listen_fd);
     ap_seat_free(seat);
     ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);

@@ -723,7 +723,8 @@ static void broken(ar_bot *b, const char *what)
         return;
     }
     if (b->connect) { /* no process, no exit status to wait for: the seat has left */
-        ar_bot_fail(b, AR_V_RE, "", "", "%s (the seat's page or terminal went away)", what);
+        (void)what;   /* "closed its output" says nothing to a person */
+        ar_bot_fail(b, AR_V_RE, "", "", "left the game (quit, or closed its page or terminal)");
         return;
     }
     if (!b->eof) {

@@ -180,12 +180,27 @@ static void quit(struct evhttp_request *req, void *ud)
     ap_seat_leave(b->seat);
 }
 
+static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port, int fd, char *err,
+                               size_t cap);
+
 ap_browser *ap_browser_new(struct event_base *base, ap_seat *seat, int port, char *err, size_t cap)
+{
+    return browser_new(base, seat, port, 0, err, cap);
+}
+
+ap_browser *ap_browser_new_fd(struct event_base *base, ap_seat *seat, int listen_fd, char *err,
+                              size_t cap)
+{
+    return browser_new(base, seat, 0, listen_fd, err, cap);
+}
+
+static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port, int fd, char *err,
+                               size_t cap)
 {
     ap_browser *b = ar_xcalloc(1, sizeof *b);
     b->base = base;
     b->seat = seat;
-    aw_options o = {.port = port, .max_body_size = 4096, .timeout_s = POLL_S + 10};
+    aw_options o = {.port = port, .listen_fd = fd, .max_body_size = 4096, .timeout_s = POLL_S + 10};
     b->srv = aw_server_new(base, &o, err, cap);
     if (!b->srv) {
         free(b);

@@ -18,6 +18,10 @@ typedef struct ap_browser ap_browser;
  * {"id": "<decision id>", "index": N} (200, 409 for a Decision that is not the waiting one,
  * 400 for anything else), POST /quit (leave the game). NULL with a message in err. */
 ap_browser *ap_browser_new(struct event_base *base, ap_seat *seat, int port, char *err, size_t cap);
+/* The same on a socket from aw_listen (web.h), made before the sandbox moved the arena into
+ * its empty network namespace. */
+ap_browser *ap_browser_new_fd(struct event_base *base, ap_seat *seat, int listen_fd, char *err,
+                              size_t cap);
 void ap_browser_free(ap_browser *b);
 /* The URL with the token, to print. */
 void ap_browser_url(const ap_browser *b, char *out, size_t cap);

@@ -15,6 +15,7 @@
 #include <sys/queue.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #define AW_MAX_ROUTES 32
 #define AW_MAX_DEPTH 16
@@ -204,7 +205,8 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
                                             EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
     evhttp_set_gencb(s->http, dispatch, s);
     struct evhttp_bound_socket *h =
-        evhttp_bind_socket_with_handle(s->http, "127.0.0.1", (ev_uint16_t)o.port);
+        o.listen_fd > 0 ? evhttp_accept_socket_with_handle(s->http, o.listen_fd)
+                        : evhttp_bind_socket_with_handle(s->http, "127.0.0.1", (ev_uint16_t)o.port);
     if (!h) {
         snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", o.port, strerror(errno));
         evhttp_free(s->http);
@@ -217,6 +219,29 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
         s->port = ntohs(sa.sin_port);
     snprintf(s->cookie, sizeof s->cookie, "okr_t_%d", s->port);
     return s;
+}
+
+int aw_listen(int port, char *err, size_t cap)
+{
+    if (port < 0 || port > 65535) {
+        snprintf(err, cap, "port %d is not between 0 and 65535", port);
+        return -1;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        snprintf(err, cap, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 64) < 0) {
+        snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 void aw_server_free(aw_server *s)

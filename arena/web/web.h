@@ -32,7 +32,16 @@ typedef struct {
     size_t max_header_size; /* request line + headers, bytes (8192) */
     size_t max_body_size;   /* request body, bytes (65536) */
     int timeout_s;          /* idle connection timeout, seconds (60; a long poll must be shorter) */
+    int listen_fd;          /* > 0: serve this socket from aw_listen (port is then ignored) */
 } aw_options;
+
+/* Bind and listen on 127.0.0.1:port (0: any free port) now, and return the socket, or -1
+ * with a message in err. A sandboxed arena moves itself into an empty network namespace
+ * before it starts its first jailed bot (jail/spawn.h, ar_spawn_share_netns); a socket made
+ * before that stays reachable from the machine's loopback, one made after is not. So a
+ * command that serves pages and runs jailed bots calls this before setting up the sandbox,
+ * and hands the socket to aw_server_new in aw_options.listen_fd. */
+int aw_listen(int port, char *err, size_t cap);
 
 /* Bind 127.0.0.1:opt->port on base with a fresh token. NULL with a message in err on failure
  * (port in use, no randomness). */

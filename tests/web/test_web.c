@@ -330,6 +330,28 @@ static void loopback_only(void **state)
     aw_server_free(two);
 }
 
+static void listen_first_then_serve(void **state)
+{
+    fixture *f = *state;
+    char err[200];
+    int fd = aw_listen(0, err, sizeof err);
+    assert_true(fd > 0);
+    aw_options o = {.listen_fd = fd, .port = 1}; /* port is ignored with a socket */
+    aw_server *two = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(two);
+    assert_int_not_equal(aw_server_port(two), 1);
+    assert_int_equal(aw_server_route(two, "/", hello, f), 0);
+    aw_server *keep = f->srv;
+    f->srv = two;
+    char hdr[100];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(two));
+    assert_int_equal(get(f, "/", hdr), 200);
+    assert_int_equal(f->hits, 1);
+    f->srv = keep;
+    aw_server_free(two);
+    assert_int_equal(aw_listen(70000, err, sizeof err), -1);
+}
+
 static void cookie_parsing(void **state)
 {
     (void)state;
@@ -355,6 +377,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(json_bodies, setup, teardown),
         cmocka_unit_test_setup_teardown(size_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(loopback_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(listen_first_then_serve, setup, teardown),
         cmocka_unit_test(cookie_parsing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
