@@ -26,6 +26,7 @@ struct ap_seat {
     Okrpb__ToBot *decision_msg; /* the waiting Decision's frame, or NULL */
     Okrpb__ToBot *last_view;    /* the last Decision's frame (its View), kept after answering */
     int seat, players, games;
+    int hand; /* the hand being played: events are tagged with it */
     char **names;
     int nnames;
     char game_id[64];
@@ -143,6 +144,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         s->seat = (int)g->seat;
         s->players = (int)g->players;
         s->games++;
+        s->hand = 1;
         snprintf(s->game_id, sizeof s->game_id, "%s", g->game_id ? g->game_id : "");
         for (int i = 0; i < s->nnames; i++)
             free(s->names[i]);
@@ -171,6 +173,8 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         if (s->last_view)
             okrpb__to_bot__free_unpacked(s->last_view, NULL);
         s->decision_msg = s->last_view = m;
+        if (m->decision->view)
+            s->hand = (int)m->decision->view->hand_no;
         json_decref(s->refused);
         s->refused = NULL;
         return; /* kept */
@@ -182,12 +186,14 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
             ar_sanitize(t, strlen(t), clean, sizeof clean);
             if (json_array_size(s->events) >= MAX_EVENTS)
                 json_array_remove(s->events, 0);
-            json_array_append_new(s->events, json_pack("{s:i,s:s,s:s}", "seat", (int)e->seat,
-                                                       "type", type_name(e->type), "text", clean));
+            json_array_append_new(s->events, json_pack("{s:i,s:i,s:s,s:s}", "hand", s->hand, "seat",
+                                                       (int)e->seat, "type", type_name(e->type),
+                                                       "text", clean));
         }
         break;
     case OKRPB__TO_BOT__MSG_HAND_END: {
         Okrpb__HandEnd *h = m->hand_end;
+        s->hand = (int)h->hand_no + 1;
         json_t *hands = json_array();
         size_t at = 0;
         for (size_t i = 0; i < h->n_hand_sizes; i++) {
