@@ -53,12 +53,14 @@ typedef struct {
     int tty, listen_fd, colour, failed, human;
     ap_browser *web;
     ap_tty *term;
+    struct event_base *base;
 } faces;
 
 /* The match's loop exists once the seat connects: put the page or the terminal on it. */
 static void on_connect(ap_seat *s, struct event_base *base, void *ud)
 {
     faces *f = ud;
+    f->base = base;
     if (f->web || f->term)
         return;
     if (f->tty) {
@@ -257,9 +259,14 @@ int ar_play_main(int argc, char **argv)
     }
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
+    /* the last frames (HandEnd, GameEnd, Bye) are in the seat's pipe, but the match's loop
+     * has stopped turning: read them, so the page and the terminal show how it ended */
+    for (int i = 0; f.base && i < 4 && !ap_seat_over(seat); i++)
+        event_base_loop(f.base, EVLOOP_NONBLOCK);
     listen_taken = f.web != NULL;
     ap_browser_free(f.web); /* after the match: a waiting page gets the final state */
     ap_tty_free(f.term);
+    ap_seat_detach(seat);
     if (ar_match_results(m))
         ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
     printf("arena play: the game is in %s; see it with: arena replay %s --html\n", o.out_dir,

@@ -426,6 +426,12 @@ int ap_seat_find(const ap_seat *s, const char *text)
     return -1;
 }
 
+void ap_seat_detach(ap_seat *s)
+{
+    s->decision_msg = NULL;
+    close_ends(s);
+}
+
 void ap_seat_leave(ap_seat *s)
 {
     s->decision_msg = NULL;

@@ -45,6 +45,9 @@ enum { AP_OK = 0, AP_STALE = -1, AP_RANGE = -2, AP_GONE = -3 };
 int ap_seat_choose(ap_seat *s, uint64_t id, long long index);
 /* Index of the legal action whose notation is text (case and spaces ignored), or -1. */
 int ap_seat_find(const ap_seat *s, const char *text);
+/* Take the seat's ends off the loop and close them, telling nobody: before the match's loop
+ * is freed (ar_match_free), which the seat outlives. */
+void ap_seat_detach(ap_seat *s);
 /* Leave the game: close the seat's ends (the arena then judges the seat RE). */
 void ap_seat_leave(ap_seat *s);
 

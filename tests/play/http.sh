@@ -34,6 +34,18 @@ play_http() {
 play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
 play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
 
+# the scan can fail: a state showing the other seat's dealt hand as the human's is caught
+python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
+import json, re, sys
+t = open(sys.argv[1] + "/referee.html").read()
+d = json.loads(re.search(r'id="okr-data">(.*?)</script>', t, re.S).group(1))
+other = d["frames"][0]["hs"][1].split()
+print(json.dumps({"view": {"hand_no": 1, "hand": other, "pile": [], "melds": [], "upcard": None},
+                  "decision": None, "events": []}))
+PY
+python3 "$HERE/scan.py" "$ARENA" "$TMP/gin" 0 "$TMP/planted.jsonl" 2>"$TMP/planted.err"
+check "the scan catches a planted concealed card" test $? -eq 1 -a -s "$TMP/planted.err"
+
 # a port that is taken is a usage error, said before anything runs
 python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(5)' >"$TMP/port" &
 for i in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
