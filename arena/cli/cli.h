@@ -18,6 +18,8 @@ int ar_selfplay_main(int argc, char **argv);
 void ar_selfplay_usage(FILE *out);
 int ar_script_main(int argc, char **argv);
 void ar_script_usage(FILE *out);
+int ar_play_main(int argc, char **argv);
+void ar_play_usage(FILE *out);
 int ar_match_main(int argc, char **argv);
 void ar_match_usage(FILE *out);
 int ar_replay_main(int argc, char **argv);
