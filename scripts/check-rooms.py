@@ -5,7 +5,7 @@
 
 A room is a folder with one job (arena/README.md). From the bottom up:
 
-    engine  <  proto  <  util  <  jail  <  match  <  tour  <  view  <  cli
+    engine < proto < util < jail < match < tour < view < web < play < live < cli
 
 A file may include headers of its own room and of the rooms below it, never above: the engine
 includes only the engine, nothing under arena/ includes arena/cli/, the jail knows nothing of
@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csource import blank  # noqa: E402  comments and literals blanked, lines kept
 
 # Rooms from the bottom up: a room may include itself and every room before it.
-ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "cli"]
+ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "web", "play", "live",
+         "cli"]
 ROOM_DIRS = {
     "engine": "engine",
     "proto": "proto",
@@ -39,6 +40,9 @@ ROOM_DIRS = {
     "match": "arena/match",
     "tour": "arena/tour",
     "view": "arena/view",
+    "web": "arena/web",
+    "play": "arena/play",
+    "live": "arena/live",
     "cli": "arena/cli",
     "sdk": "sdk/c",
     "pyokr": "sdk/python/okr",
@@ -58,6 +62,9 @@ USERS = {
     "tests/match": BELOW["match"],
     "tests/tour": BELOW["tour"],
     "tests/view": BELOW["view"],
+    "tests/web": BELOW["web"],
+    "tests/play": BELOW["play"],
+    "tests/live": BELOW["live"],
     "tests/cli": BELOW["cli"],
     "tests/sdk": BELOW["sdk"],
     "tests/hostile": BELOW["sdk"],

@@ -18,6 +18,8 @@ int ar_selfplay_main(int argc, char **argv);
 void ar_selfplay_usage(FILE *out);
 int ar_script_main(int argc, char **argv);
 void ar_script_usage(FILE *out);
+int ar_play_main(int argc, char **argv);
+void ar_play_usage(FILE *out);
 int ar_match_main(int argc, char **argv);
 void ar_match_usage(FILE *out);
 int ar_replay_main(int argc, char **argv);
@@ -116,5 +118,34 @@ void ar_sb_usage(FILE *out);
 
 /* Seconds on a monotonic clock. */
 double ar_now(void);
+
+/* ---- --serve (cli_serve.c, docs/live.md) ------------------------------------------------ */
+
+typedef struct ar_serve_args {
+    int on;         /* --serve given */
+    long long port; /* 0: any free port */
+    double delay;   /* --serve-delay SECONDS */
+    double linger;  /* --serve-linger SECONDS after the run; < 0: until Ctrl-C */
+} ar_serve_args;
+
+#define AR_SERVE_ARGS_INIT                                                                         \
+    {                                                                                              \
+        0, 0, 0, -1                                                                                \
+    }
+/* --serve [PORT], --serve-delay S, --serve-linger S: 1 consumed, 0 not ours, -1 bad (printed). */
+int ar_serve_flag(int argc, char **argv, int *i, ar_serve_args *sa);
+/* The usage lines of the three flags. */
+void ar_serve_usage(FILE *out);
+
+struct al_server;
+/* Bind the spectator server's socket (before the sandbox moves the arena out of the network)
+ * and print its address. NULL without --serve; exits the command (AR_EXIT_USAGE) on failure
+ * through *status. */
+struct al_server *ar_serve_bind(const ar_serve_args *sa, const char *dir, const char *kind,
+                                const char *title, int *status);
+/* Start serving (the folder is ready). Returns AR_EXIT_OK or AR_EXIT_FAIL (printed). */
+int ar_serve_start(struct al_server *s);
+/* After the run: with status OK, keep serving for --serve-linger; then stop. */
+void ar_serve_end(struct al_server *s, const ar_serve_args *sa, int status);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_bots.h"
 #include "jail/spawn.h"
+#include "live/live.h"
 #include "match/match.h"
 #include "util/util.h"
 
@@ -75,6 +76,7 @@ void ar_match_usage(FILE *out)
             "  Verdicts: RE TLE MLE OLE PE IA SV (docs/cli.md).\n"
             "  Exit: 0 match played (bot errors are results), 1 arena failure or interrupted,\n"
             "  2 bad command line (or the sandbox is weaker than --sandbox MIN).\n");
+    ar_serve_usage(out);
     ar_sb_usage(out);
 }
 
@@ -93,6 +95,7 @@ typedef struct match_opts {
     long long log_cap;
     int progress, quiet;
     const char *trace;
+    ar_serve_args serve;
     ar_cli_bots bots;
     ar_sb_args sb;
 } match_opts;
@@ -251,6 +254,9 @@ static int parse_args(int argc, char **argv, match_opts *o)
             if (r < 0)
                 return AR_EXIT_USAGE;
             o->trace = v;
+        } else if ((r = ar_serve_flag(argc, argv, &i, &o->serve)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
         } else if (strcmp(argv[i], "--progress") == 0) {
             o->progress = 1;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -292,7 +298,9 @@ int ar_match_main(int argc, char **argv)
     o.clocks = (ar_clocks){10000, 1000, 10000, 5000};
     o.log_cap = 1 << 20;
     o.progress = isatty(2);
+    o.serve = (ar_serve_args)AR_SERVE_ARGS_INIT;
     ar_sb_args_init(&o.sb);
+    al_server *live = NULL;
 
     okr_rules rules;
     int rc = parse_args(argc, argv, &o);
@@ -310,6 +318,8 @@ int ar_match_main(int argc, char **argv)
     if (rc == AR_EXIT_OK && o.trace)
         rc = ar_cli_trace_check(o.trace, &o.bots, o.players);
     ar_sandbox_cfg sandbox;
+    if (rc == AR_EXIT_OK && o.serve.on) /* before the sandbox takes the network away */
+        live = ar_serve_bind(&o.serve, o.out_dir, "match", "match", &rc);
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
     if (rc != AR_EXIT_OK)
@@ -323,6 +333,8 @@ int ar_match_main(int argc, char **argv)
                 o.games, deals * o.players, o.players);
 
     clear_outputs(o.out_dir, o.quiet);
+    if ((rc = ar_serve_start(live)) != AR_EXIT_OK)
+        goto out;
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,
@@ -349,6 +361,7 @@ int ar_match_main(int argc, char **argv)
         .sandbox = sandbox,
         .trace = o.trace ? stderr : NULL,
         .trace_sel = o.trace,
+        .live_records = live != NULL,
     };
     if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
         goto out;
@@ -364,7 +377,10 @@ int ar_match_main(int argc, char **argv)
         rc = AR_EXIT_FAIL;
     }
     ar_match_free(m);
+    ar_serve_end(live, &o.serve, rc);
+    live = NULL;
 out:
+    al_stop(live);
     ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);
     ar_rules_args_free(&o.rules);

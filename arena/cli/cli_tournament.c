@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "live/live.h"
 #include "tour/tourfile.h"
 #include "tour/tournament.h"
 #include "util/util.h"
@@ -39,6 +40,7 @@ void ar_tournament_usage(FILE *out)
         "  --quiet         no progress and no table\n"
         "  --progress      a progress bar (default when stderr is a terminal); --no-progress:\n"
         "                  a plain line every 10 s\n"
+        "  --serve [PORT], --serve-delay S, --serve-linger S: watch it live (docs/live.md)\n"
         "  Exit: 0 done, 1 failure or interrupted (resume with --resume), 2 bad file or use.\n"
         "  Sandbox flags as for `arena match` (below); --sandbox MIN defaults to the file's\n"
         "  [sandbox] minimum; --profile is per entrant here: --set entrant.NAME.profile=P.\n");
@@ -94,6 +96,8 @@ int ar_tournament_main(int argc, char **argv)
     ar_sb_args sb;
     ar_sb_args_init(&sb);
     sb.min = NULL; /* not given: the file's [sandbox] minimum */
+    ar_serve_args serve = AR_SERVE_ARGS_INIT;
+    al_server *live = NULL;
 
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -122,6 +126,9 @@ int ar_tournament_main(int argc, char **argv)
         } else if ((r = ar_flag(argc, argv, &i, "--memory-mb", &v)) != 0) {
             shortcut = "sandbox.memory_mb"; /* recorded in the configuration like the file's */
         } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+            if (r < 0)
+                goto out;
+        } else if ((r = ar_serve_flag(argc, argv, &i, &serve)) != 0) {
             if (r < 0)
                 goto out;
         } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
@@ -212,6 +219,12 @@ int ar_tournament_main(int argc, char **argv)
     o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
     o.sandbox.pids = (int)sb.pids;
     o.stdout_cap = (uint64_t)sb.stdout_cap;
+    if (!o.plan && serve.on) {
+        live = ar_serve_bind(&serve, o.out_dir, "tournament", t.name, &status);
+        if (!live)
+            goto out;
+        o.live = 1;
+    }
     if (!o.plan) {
         /* --sandbox wins over the file's [sandbox] minimum. Memory limits and profiles come
          * from the file (--set sandbox.memory_mb=M, --set entrant.NAME.profile=P). */
@@ -222,8 +235,13 @@ int ar_tournament_main(int argc, char **argv)
             goto out;
         o.stdout_cap = (uint64_t)sb.stdout_cap;
     }
+    if (live && (status = ar_serve_start(live)) != AR_EXIT_OK)
+        goto out;
     status = ar_tournament_run(&t, &o);
+    ar_serve_end(live, &serve, status);
+    live = NULL;
 out:
+    al_stop(live);
     ar_sb_args_free(&sb);
     ar_tour_free(&t);
     for (int i = 0; i < nowned; i++)

@@ -17,6 +17,8 @@ static const ar_command commands[] = {
      ar_selfplay_usage},
     {"script", "apply the actions of a text file to one game, then print its state", ar_script_main,
      ar_script_usage},
+    {"play", "play a game yourself against bots, in the browser or the terminal", ar_play_main,
+     ar_play_usage},
     {"match", "play whole games between bot programs (duplicate deals, rotated seats)",
      ar_match_main, ar_match_usage},
     {"replay", "replay a recorded game with the engine and verify it", ar_replay_main,

@@ -109,6 +109,8 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
 {
     ar_bot *b = ar_xcalloc(1, sizeof *b);
     b->loop = loop;
+    b->connect = cfg->connect;
+    b->connect_ud = cfg->connect_ud;
     b->name = ar_xstrdup(cfg->name ? cfg->name : "bot");
     b->path = ar_xstrdup(cfg->path ? cfg->path : "");
     b->cwd = cfg->cwd ? ar_xstrdup(cfg->cwd) : NULL;
@@ -720,6 +722,11 @@ static void broken(ar_bot *b, const char *what)
         judge_exit(b);
         return;
     }
+    if (b->connect) { /* no process, no exit status to wait for: the seat has left */
+        (void)what;   /* "closed its output" says nothing to a person */
+        ar_bot_fail(b, AR_V_RE, "", "", "left the game (quit, or closed its page or terminal)");
+        return;
+    }
     if (!b->eof) {
         b->eof = 1;
         drop_event(&b->ev_in);
@@ -1069,6 +1076,31 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
                         "rlimits only\n",
                         b->name, cgerr);
         }
+    }
+    if (b->connect) {
+        int fds[2] = {-1, -1};
+        b->starts++;
+        b->started_at = ar_now_ms();
+        int crc = b->connect(b->connect_ud, ar_loop_base(b->loop), fds, err, sizeof err);
+        if (crc < 0) {
+            ar_bot_fail(b, AR_V_RE, "", "", "%s", err);
+            return crc;
+        }
+        trace_line(b, '!', "connected %s (no process, start %d)", b->name, b->starts);
+        b->in_fd = fds[0];
+        b->out_fd = fds[1];
+        b->err_fd = -1;
+        b->exec_ms = 0;
+        struct event_base *cbase = ar_loop_base(b->loop);
+        b->ev_in = event_new(cbase, b->out_fd, EV_READ | EV_PERSIST, on_readable, b);
+        b->ev_out = event_new(cbase, b->in_fd, EV_WRITE | EV_PERSIST, on_writable, b);
+        if (!b->ev_in || !b->ev_out)
+            abort();
+        event_add(b->ev_in, NULL);
+        b->state = AR_BOT_HELLO;
+        arm(b, b->clocks.startup_ms);
+        ar_bot_send(b, hello);
+        return 0;
     }
     b->jail.cgroup = b->cgroup;
     ar_spawn_opts o = {.path = b->path,

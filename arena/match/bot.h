@@ -16,6 +16,8 @@
 #include "loop.h"
 #include "okr.pb-c.h"
 
+struct event_base;
+
 /* ---- Verdicts --------------------------------------------------------------------------- */
 
 typedef enum ar_verdict_kind {
@@ -70,7 +72,18 @@ typedef enum ar_bot_state {
     AR_BOT_CLOSING     /* Bye sent and stdin closed; waiting for it to exit */
 } ar_bot_state;
 
+/* A seat with no process (a human at a page or a terminal, arena/play): instead of starting
+ * a program, ar_bot_start asks connect for the two ends the arena speaks the protocol over:
+ * fds[0] is written (the seat's "stdin"), fds[1] read (its "stdout"); both are the arena's
+ * to close. The seat is refereed like any bot (clocks, verdicts, record); pid stays 0, and
+ * when its end closes it is RE at once (no exit status to wait for). 0, or -errno with a
+ * message in err. */
+typedef int (*ar_seat_connect)(void *ud, struct event_base *base, int fds[2], char *err,
+                               size_t cap);
+
 typedef struct ar_bot_config {
+    ar_seat_connect connect; /* NULL: a program (path, argv) */
+    void *connect_ud;
     const char *name;     /* entrant name, for messages (copied) */
     const char *path;     /* absolute program path (copied) */
     char *const *argv;    /* copied */
@@ -106,6 +119,8 @@ enum { AR_BOT_TAIL = 2048 };
 /* One bot connection. Fields are read-only outside bot.c. */
 typedef struct ar_bot {
     /* configuration */
+    ar_seat_connect connect; /* a seat with no process (ar_bot_config) */
+    void *connect_ud;
     char *name, *path;
     char **argv;
     char *cwd;  /* NULL: the arena's working folder */

@@ -330,7 +330,7 @@ static int open_logs(ar_match *m)
 
 const char *ar_match_profile(const ar_entrant *e)
 {
-    if (e->builtin)
+    if (e->builtin || e->connect)
         return "";
     return e->profile && e->profile[0] ? e->profile : ar_seccomp_auto(e->path);
 }
@@ -403,7 +403,7 @@ static ar_jail_view view_of(const ar_match_config *cfg, const ar_entrant *e, cha
 char **ar_match_own(const ar_match_config *cfg, int bot)
 {
     const ar_entrant *e = &cfg->bots[bot];
-    if (e->builtin)
+    if (e->builtin || e->connect)
         return ar_xcalloc(1, sizeof(char *));
     char prog[PATH_MAX];
     ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
@@ -414,7 +414,7 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
                      ar_jail_clash *clash)
 {
     const ar_entrant *e = &cfg->bots[bot];
-    if (e->builtin || cfg->sandbox.mode < AR_SB_ROOTLESS)
+    if (e->builtin || e->connect || cfg->sandbox.mode < AR_SB_ROOTLESS)
         return ar_xcalloc(1, sizeof(char *));
     char prog[PATH_MAX];
     ar_jail_view v = view_of(cfg, e, prog, sizeof prog);
@@ -431,7 +431,7 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     }
     for (int j = 0; j < cfg->nbots; j++) {
         const ar_entrant *o = &cfg->bots[j];
-        if (j == bot || o->builtin || strcmp(o->name, e->name) == 0)
+        if (j == bot || o->builtin || o->connect || strcmp(o->name, e->name) == 0)
             continue;
         char **theirs = ar_match_own(cfg, j), label[300];
         snprintf(label, sizeof label, "the files of entrant %s", o->name);
@@ -489,6 +489,18 @@ static int make_bots(ar_match *m)
         const ar_entrant *e = &m->cfg.bots[m->slots[k].bot];
         if (e->builtin)
             continue;
+        if (e->connect) { /* a human seat: no program, no jail, the same clocks */
+            ar_bot_config hc = {.connect = e->connect,
+                                .connect_ud = e->connect_ud,
+                                .name = e->name,
+                                .clocks = e->clocks ? *e->clocks : m->cfg.clocks,
+                                .max_pending = m->cfg.max_pending,
+                                .eof_ms = m->cfg.eof_ms};
+            if (e->startup_ms)
+                hc.clocks.startup_ms = e->startup_ms;
+            m->slots[k].b = ar_bot_new(m->loop, &hc);
+            continue;
+        }
         char prog[PATH_MAX];
         const char *path =
             sb->mode != AR_SB_OFF ? ar_match_jail_program(e, prog, sizeof prog) : e->path;
@@ -1235,6 +1247,7 @@ static int play_game(ar_match *m, long long d, int r)
             .names = names,
             .entrant = gm->entrant,
             .on_error = m->cfg.on_error == AR_ON_ERROR_FORFEIT ? "forfeit" : "substitute",
+            .live = m->cfg.live_records,
         };
         gm->rec = ar_record_open(path, &h);
         for (int i = 0; i < gm->nverdicts; i++)
@@ -1509,12 +1522,15 @@ int ar_match_run(ar_match *m)
     if ((rc = make_bots(m)) < 0)
         return rc;
 
+    long long played = 0;
     for (long long d = c->first_deal;
          d < c->first_deal + c->deals && rc == 0 && !m->stopping && !m->enough; d++)
         for (int r = 0; r < c->players && rc == 0 && !m->stopping && !m->enough; r++) {
             rc = play_game(m, d, r);
             if (rc == 0)
                 check_dq(m);
+            if (c->max_games > 0 && ++played >= c->max_games)
+                m->enough = 1;
         }
 
     shutdown_bots(m, rc == -EINTR ? "interrupted" : "match over");

@@ -48,14 +48,17 @@ typedef struct ar_entrant {
     const char *path;    /* resolved program; NULL for a built-in */
     int builtin;         /* 1: in-process `policy` */
     ar_policy policy;
-    const char *profile; /* sandbox profile ("native", "interpreted", ...); NULL: chosen from
-                            the program (docs/sandbox.md) */
-    uint32_t memory_mb;  /* sandbox memory limit; 0: the match's default */
-    uint32_t startup_ms; /* start-up clock; 0: the match's clocks.startup_ms */
-    char *const *own;    /* folders and files the entrant declares as its own (--files, a
-                            tour's `files =`), shown to it in the jail; NULL: none */
-    const char *cwd;     /* its working folder, against which relative words of its command
-                            and `own` are taken (a tour file's folder); NULL: the arena's */
+    const char *profile;     /* sandbox profile ("native", "interpreted", ...); NULL: chosen from
+                                the program (docs/sandbox.md) */
+    uint32_t memory_mb;      /* sandbox memory limit; 0: the match's default */
+    uint32_t startup_ms;     /* start-up clock; 0: the match's clocks.startup_ms */
+    char *const *own;        /* folders and files the entrant declares as its own (--files, a
+                                tour's `files =`), shown to it in the jail; NULL: none */
+    const char *cwd;         /* its working folder, against which relative words of its command
+                                and `own` are taken (a tour file's folder); NULL: the arena's */
+    ar_seat_connect connect; /* a seat with no process, a human (bot.h); argv, path NULL */
+    void *connect_ud;
+    const ar_clocks *clocks; /* its own clocks (a human's); NULL: the match's */
 } ar_entrant;
 
 /* A path no bot may see (besides the output folder and the other entrants' files, which a
@@ -114,8 +117,13 @@ typedef struct ar_match_config {
      * trace_sel is "all", a slot number, or an entrant's name */
     FILE *trace;
     const char *trace_sel;
-    FILE *log_stream; /* without out_dir: every bot's stderr goes here (check-bot --stderr),
-                         up to log_cap bytes; not owned */
+    /* --serve: records are flushed line by line, so the spectator server (arena/live) can
+     * show the games being played (record.h's ar_record_header.live) */
+    int live_records;
+    long long max_games; /* > 0: stop after this many games (arena play: one game, rotation 0,
+                            where slot k is seat k) */
+    FILE *log_stream;    /* without out_dir: every bot's stderr goes here (check-bot --stderr),
+                            up to log_cap bytes; not owned */
 } ar_match_config;
 
 /* The program entrant e runs as inside the jail: a bare command name is looked up in the

@@ -152,6 +152,7 @@ struct ar_record {
     FILE *f;
     char *path;
     int players;
+    int live;
     char pending[1024]; /* the last action line, not written yet */
     size_t pending_len;
 };
@@ -170,6 +171,7 @@ ar_record *ar_record_open(const char *path, const ar_record_header *h)
     r->f = f;
     r->path = ar_xstrdup(path);
     r->players = h->players;
+    r->live = h->live;
 
     char options[1024];
     if (okr_rules_format(h->rules, options, sizeof options) < 0)
@@ -245,6 +247,8 @@ void ar_record_flush(ar_record *r)
         fwrite(r->pending, 1, r->pending_len, r->f);
         r->pending_len = 0;
     }
+    if (r && r->live)
+        fflush(r->f);
 }
 
 void ar_record_action(ar_record *r, long long n, int hand, int seat, const char *text, double ms,

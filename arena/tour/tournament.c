@@ -1424,6 +1424,7 @@ static void worker_main(void *arg)
         .no_summary = 1,
         .log_prefix = prefix,
         .stdout_cap = o->stdout_cap,
+        .live_records = o->live,
         .sandbox = o->sandbox,
         /* the tour file; the match hides its own bots' files and the output folder. The
          * other entrants' files were checked against every view before the first set

@@ -29,6 +29,7 @@ typedef struct ar_tour_run_opts {
     uint64_t stdout_cap;    /* OLE beyond this many stdout bytes per decision */
     const char *trace;      /* --trace: an entrant's name or "all" (NULL: none); each set's
                                frames go to out_dir/traces/s<set>.trace */
+    int live;               /* --serve: records flushed line by line (match.h live_records) */
 } ar_tour_run_opts;
 
 /* Play the tournament (or one shard of it) into o->out_dir, then, unsharded, write its results

@@ -547,7 +547,7 @@ static int walk(rp *r, FILE *in)
     free(buf);
     if (rc == 0 && !have_header)
         rc = fail(r, "empty record");
-    else if (rc == 0 && !have_result)
+    else if (rc == 0 && !have_result && !r->o->partial)
         rc = fail(r, "the record has no result line (cut short?)");
     return rc;
 }

@@ -26,6 +26,8 @@ typedef struct av_replay_opts {
                          base.html and base.seatK.html; NULL: no links */
     const char *back; /* a link back to the report ("../report.html"), or NULL */
     av_clocks clocks;
+    int partial; /* a game in progress (arena/live): a record without its result line is
+                    drawn up to its last action instead of refused */
 } av_replay_opts;
 
 /* Replay the record at path with the engine and write its page to out. Checks every hand end

@@ -1,0 +1,286 @@
+/* cli_play.c - `arena play`: a human takes one seat against bots, in the browser or the
+ * terminal. The human is one more entrant of an ordinary match (a seat with no process,
+ * arena/play/seat.h): the same engine, clocks, verdicts and record as any bot, so the game
+ * opens in `arena replay --html` like every other. */
+#include "cli.h"
+#include "cli_bots.h"
+#include "play/play.h"
+#include "web/web.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void ar_play_usage(FILE *out)
+{
+    fputs("usage: arena play [--rules R] [--rule opt=val]... [--players N] [--human SEAT]\n"
+          "                  --bot CMD [--bot CMD]... [--browser | --tty] [--port P]\n"
+          "                  [--games G] [--seed S] [--out DIR] [--human-ms MS]\n"
+          "                  [--decision-ms MS] [--hard-ms MS] [sandbox flags]\n"
+          "\n"
+          "Play a game yourself against bots. The bots run jailed as in `arena match`; you are\n"
+          "seat SEAT (default 0); the seats you do not take are the --bot commands in order\n"
+          "(one --bot fills them all). The game is recorded in DIR (default play-out): open\n"
+          "it with `arena replay DIR --html`.\n"
+          "\n"
+          "  --browser     (default) serve your seat's page on 127.0.0.1 and print its URL\n"
+          "                with a secret token; nothing is opened for you\n"
+          "  --port P      the page's port (default: any free port)\n"
+          "  --tty         play in this terminal: numbered moves, or type them (discard qs)\n"
+          "  --games G     games to play (default 1; later games rotate the seats)\n"
+          "  --human-ms MS your time per move (default 1800000 = 30 min; past it you lose the\n"
+          "                game with a TLE, as a bot would)\n"
+          "  --decision-ms, --hard-ms  the bots' clocks (as in `arena match`)\n",
+          out);
+    ar_sb_usage(out);
+}
+
+typedef struct {
+    ar_rules_args rules;
+    int players, human, tty, port;
+    long long games;
+    uint64_t seed;
+    const char *out_dir;
+    ar_cli_bots bots;
+    ar_clocks clocks;
+    uint32_t human_ms;
+    ar_sb_args sb;
+} play_opts;
+
+typedef struct {
+    int tty, listen_fd, colour, failed, human;
+    ap_browser *web;
+    ap_tty *term;
+    struct event_base *base;
+} faces;
+
+/* The match's loop exists once the seat connects: put the page or the terminal on it. */
+static void on_connect(ap_seat *s, struct event_base *base, void *ud)
+{
+    faces *f = ud;
+    f->base = base;
+    if (f->web || f->term)
+        return;
+    if (f->tty) {
+        f->term = ap_tty_new(base, s, 0, stdout, f->colour);
+        printf("arena play: you are seat %d ('you'). Type 'help' for the commands.\n", f->human);
+        fflush(stdout);
+        return;
+    }
+    char err[300], url[200];
+    f->web = ap_browser_new_fd(base, s, f->listen_fd, err, sizeof err);
+    if (!f->web) {
+        fprintf(stderr, "arena play: %s\n", err);
+        f->failed = 1;
+        ap_seat_leave(s);
+        return;
+    }
+    ap_browser_url(f->web, url, sizeof url);
+    printf("arena play: open %s\n", url);
+    printf("(only on this machine; the token in the URL keeps other users out)\n");
+    fflush(stdout);
+}
+
+static int parse_ms(const char *flag, const char *v, uint32_t *out)
+{
+    long long n;
+    if (ar_parse_long(flag, v, 1, 86400000, &n) < 0)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, play_opts *o)
+{
+    int players_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        long long n;
+        int r;
+        if ((r = ar_table_flag(argc, argv, &i, &o->rules, &o->players, &players_given, &o->seed)) !=
+            0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--bot", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_add(&o->bots, "--bot", v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--name", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_name(&o->bots, v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--files", &v)) != 0) {
+            if (r < 0 || ar_cli_bots_files(&o->bots, v) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--human", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--human", v, 0, OKR_MAX_PLAYERS - 1, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->human = (int)n;
+        } else if ((r = ar_flag(argc, argv, &i, "--port", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--port", v, 0, 65535, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->port = (int)n;
+        } else if ((r = ar_flag(argc, argv, &i, "--games", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--games", v, 1, 1000, &o->games) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--out", &v)) != 0 ||
+                   (r = ar_flag(argc, argv, &i, "-o", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            o->out_dir = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--human-ms", v, &o->human_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--decision-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--hard-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--tty") == 0) {
+            o->tty = 1;
+        } else if (strcmp(argv[i], "--browser") == 0) {
+            o->tty = 0;
+        } else if (strcmp(argv[i], "--practice") == 0) {
+            fprintf(stderr, "arena play: --practice (undo, hint) is not built yet\n");
+            return AR_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "arena play: unknown argument '%s'\n", argv[i]);
+            ar_play_usage(stderr);
+            return AR_EXIT_USAGE;
+        }
+    }
+    if (!players_given && o->rules.preset && strcmp(o->rules.preset, "gin") == 0)
+        o->players = 2;
+    if (o->bots.n == 0) {
+        fprintf(stderr, "arena play: at least one --bot is needed (the seats you do not take)\n");
+        return AR_EXIT_USAGE;
+    }
+    if (o->bots.n > o->players - 1) {
+        fprintf(stderr, "arena play: %d bots for the %d seats you leave free\n", o->bots.n,
+                o->players - 1);
+        return AR_EXIT_USAGE;
+    }
+    if (o->human >= o->players) {
+        fprintf(stderr, "arena play: --human %d: the seats are 0 to %d\n", o->human,
+                o->players - 1);
+        return AR_EXIT_USAGE;
+    }
+    return AR_EXIT_OK;
+}
+
+int ar_play_main(int argc, char **argv)
+{
+    play_opts o;
+    memset(&o, 0, sizeof o);
+    o.players = 2;
+    o.games = 1;
+    o.seed = (uint64_t)getpid() ^ (uint64_t)(ar_now() * 1e6); /* a new deal unless --seed */
+    o.out_dir = "play-out";
+    o.clocks = (ar_clocks){10000, 1000, 10000, 5000};
+    o.human_ms = 1800000;
+    ar_sb_args_init(&o.sb);
+    okr_rules rules;
+    ap_seat *seat = NULL;
+    int listen_fd = -1, listen_taken = 0; /* the page's socket; taken: evhttp closes it */
+    int rc = parse_args(argc, argv, &o);
+    if (rc == AR_EXIT_OK)
+        rc = ar_rules_build(&o.rules, o.players, &rules);
+    if (rc == AR_EXIT_OK) {
+        okr_refusal why;
+        if (ar_match_duplicate_rules(&rules, o.rules.options, o.rules.noptions, 0, &why)) {
+            ar_print_refusal(NULL, &why);
+            rc = AR_EXIT_USAGE;
+        }
+    }
+    if (rc == AR_EXIT_OK)
+        rc = ar_cli_bots_finish(&o.bots);
+    /* the page's socket first: the sandbox may move the arena into an empty network namespace */
+    if (rc == AR_EXIT_OK && !o.tty) {
+        char err[300];
+        if ((listen_fd = aw_listen(o.port, err, sizeof err)) < 0) {
+            fprintf(stderr, "arena play: --port: %s\n", err);
+            rc = AR_EXIT_USAGE;
+        }
+    }
+    ar_sandbox_cfg sandbox;
+    if (rc == AR_EXIT_OK)
+        rc = ar_sb_setup(&o.sb, 1, o.bots.e, o.bots.n, &sandbox);
+    if (rc != AR_EXIT_OK)
+        goto out;
+
+    /* entrants: the bots, then the human; slot k is seat k in the first game */
+    int n = o.bots.n;
+    ar_entrant *ents = ar_xcalloc((size_t)n + 1, sizeof *ents);
+    memcpy(ents, o.bots.e, (size_t)n * sizeof *ents);
+    seat = ap_seat_new("you");
+    ar_clocks hc = {o.clocks.startup_ms, o.human_ms, 0, o.human_ms};
+    ents[n] = (ar_entrant){.name = "you",
+                           .command = "(a human)",
+                           .connect = ap_seat_connect,
+                           .connect_ud = seat,
+                           .clocks = &hc};
+    int slot_bot[OKR_MAX_PLAYERS];
+    for (int k = 0, b = 0; k < o.players; k++)
+        slot_bot[k] = k == o.human ? n : (b++) % n;
+
+    faces f = {.tty = o.tty, .listen_fd = listen_fd, .colour = isatty(1), .human = o.human};
+    ap_seat_on_connect(seat, on_connect, &f);
+    ar_match_config cfg = {
+        .rules = rules,
+        .players = o.players,
+        .deals = ar_match_deals(o.games, o.players),
+        .games_requested = o.games,
+        .max_games = o.games,
+        .seed = o.seed,
+        .bots = ents,
+        .nbots = n + 1,
+        .slot_bot = slot_bot,
+        .clocks = o.clocks,
+        .on_error = AR_ON_ERROR_FORFEIT,
+        .substitute = AR_POLICY_RANDOM,
+        .max_error_share = 1.0,
+        .dq_min_games = 1000000,
+        .out_dir = o.out_dir,
+        .quiet = 0,
+        .max_pending = (size_t)16 << 20,
+        .log_cap = (size_t)1 << 20,
+        .bye_ms = 1000,
+        .eof_ms = 500,
+        .stdout_cap = (uint64_t)o.sb.stdout_cap,
+        .sandbox = sandbox,
+    };
+    if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK) {
+        free(ents);
+        goto out;
+    }
+    ar_match *m = ar_match_new(&cfg);
+    int mrc = ar_match_run(m);
+    /* the last frames (HandEnd, GameEnd, Bye) are in the seat's pipe, but the match's loop
+     * has stopped turning: read them, so the page and the terminal show how it ended */
+    for (int i = 0; f.base && i < 4 && !ap_seat_over(seat); i++)
+        event_base_loop(f.base, EVLOOP_NONBLOCK);
+    listen_taken = f.web != NULL;
+    ap_browser_free(f.web); /* after the match: a waiting page gets the final state */
+    ap_tty_free(f.term);
+    ap_seat_detach(seat);
+    if (ar_match_results(m))
+        ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
+    printf("arena play: the game is in %s; see it with: arena replay %s --html\n", o.out_dir,
+           o.out_dir);
+    fflush(stdout);
+    rc = mrc < 0 || f.failed ? AR_EXIT_FAIL : AR_EXIT_OK;
+    ar_match_free(m);
+    free(ents);
+out:
+    if (listen_fd > 0 && !listen_taken)
+        close(listen_fd);
+    ap_seat_free(seat);
+    ar_sb_args_free(&o.sb);
+    ar_cli_bots_free(&o.bots);
+    ar_rules_args_free(&o.rules);
+    return rc;
+}

@@ -1,0 +1,656 @@
+/* feed.c - follow a run's files and keep the spectators' snapshot (feed.h).
+ *
+ * Every complete line read is stamped with the time it was first seen, and only lines older
+ * than the delay are released: the delay is the server's, a viewer's page cannot undo it.
+ * Files are read incrementally (an offset per file); a file that shrinks was rewritten (a
+ * repaired journal, a set played again) and is read again from its start. */
+#include "feed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "util/util.h"
+
+enum {
+    MAX_TABLES = 64,   /* games followed at once (a tournament plays `jobs` at a time) */
+    MAX_LINES = 50000, /* lines kept per game: beyond, the table is no longer followed */
+    MAX_LINE = 65536,  /* a longer line is not ours: the file is not followed further */
+    RECENT = 30,       /* finished games listed */
+    MOVES = 16,        /* moves shown per table */
+    MAX_NAMES = 256,   /* entrants in the standings */
+};
+
+typedef struct tline {
+    char *text;
+    double seen;
+} tline;
+
+/* A file read line by line from an offset. */
+typedef struct follow {
+    char *path;
+    off_t off;
+    char *part; /* an incomplete last line */
+    size_t plen;
+    int broken; /* a line too long: stop following */
+} follow;
+
+typedef struct table {
+    char id[128];
+    follow fl;
+    tline *l;
+    int n, cap;
+    int released; /* lines released */
+    int ended;    /* a result or aborted line was read */
+    double ended_at;
+    /* what the released lines say, kept up to date line by line (never re-read) */
+    json_t *names, *totals, *moves;
+    long long hand, actions;
+} table;
+
+typedef struct ent {
+    char *name;
+    long long games, wins, verdicts;
+    double points, places;
+} ent;
+
+/* A finished game. Only the last RECENT released ones keep their JSON (for the list and the
+ * standings); older ones keep their id, so a 2-million-game tournament costs ids, not JSON. */
+typedef struct fin {
+    json_t *game; /* the journal's data / the games.jsonl line; NULL once old */
+    char *id;
+    double seen;
+} fin;
+
+struct al_feed {
+    char *dir, *kind, *title, *records;
+    double delay_ms;
+    follow games; /* journal.jsonl or games.jsonl */
+    fin *f;
+    long long nf, capf, frel; /* finished games read, released */
+    ent e[MAX_NAMES];
+    int ne;
+    table *t[MAX_TABLES];
+    json_t *results; /* results.json once written */
+    double results_seen;
+    int results_released;
+    char *snap;
+    size_t snaplen;
+    long long version;
+    int dirty;
+};
+
+static char *path_join(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *p = ar_xmalloc(n);
+    snprintf(p, n, "%s/%s", a, b);
+    return p;
+}
+
+/* Read the new complete lines of fl, calling each(ud, line). Returns 1 if the file was
+ * rewritten (shrank) since last time: the caller starts again. */
+static int follow_read(follow *fl, void (*each)(void *ud, const char *line), void *ud)
+{
+    if (fl->broken)
+        return 0;
+    int fd = open(fl->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int rewritten = 0;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    if (st.st_size < fl->off) {
+        close(fd);
+        fl->off = 0;
+        fl->plen = 0;
+        return 1;
+    }
+    char buf[65536];
+    while (fl->off < st.st_size) {
+        ssize_t n = pread(fd, buf, sizeof buf, fl->off);
+        if (n <= 0)
+            break;
+        fl->off += n;
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] != '\n') {
+                if (fl->plen + 1 >= MAX_LINE) {
+                    fl->broken = 1;
+                    break;
+                }
+                if (!fl->part)
+                    fl->part = ar_xmalloc(MAX_LINE);
+                fl->part[fl->plen++] = buf[i];
+                continue;
+            }
+            if (fl->plen) {
+                if (fl->part[fl->plen - 1] == '\r')
+                    fl->plen--;
+                fl->part[fl->plen] = '\0';
+                each(ud, fl->part);
+            }
+            fl->plen = 0;
+        }
+        if (fl->broken)
+            break;
+    }
+    close(fd);
+    return rewritten;
+}
+
+/* ---- Finished games ----------------------------------------------------------------------- */
+
+typedef struct rd {
+    al_feed *f;
+    double now;
+} rd;
+
+static void on_game_line(void *ud, const char *line)
+{
+    rd *r = ud;
+    al_feed *f = r->f;
+    json_t *j = json_loads(line, 0, NULL);
+    if (!json_is_object(j)) {
+        json_decref(j);
+        return;
+    }
+    json_t *g = strcmp(f->kind, "tournament") == 0 ? json_object_get(j, "data") : j;
+    if (!json_is_object(g) || !json_is_string(json_object_get(g, "game_id"))) {
+        json_decref(j);
+        return;
+    }
+    if (f->nf == f->capf) {
+        f->capf = f->capf ? 2 * f->capf : 256;
+        f->f = ar_xrealloc(f->f, (size_t)f->capf * sizeof *f->f);
+    }
+    f->f[f->nf].game = json_incref(g);
+    f->f[f->nf].id = ar_xstrdup(json_string_value(json_object_get(g, "game_id")));
+    f->f[f->nf].seen = r->now;
+    f->nf++;
+    json_decref(j);
+}
+
+static ent *ent_of(al_feed *f, const char *name)
+{
+    for (int i = 0; i < f->ne; i++)
+        if (strcmp(f->e[i].name, name) == 0)
+            return &f->e[i];
+    if (f->ne == MAX_NAMES)
+        return NULL;
+    ent *e = &f->e[f->ne++];
+    memset(e, 0, sizeof *e);
+    e->name = ar_xstrdup(name);
+    return e;
+}
+
+/* A released game counts in the running standings: points per game, wins, mean place. */
+static void count_game(al_feed *f, const json_t *g)
+{
+    const json_t *names = json_object_get(g, "names");
+    const json_t *tot = json_object_get(g, "final_total");
+    const json_t *pl = json_object_get(g, "placements");
+    const json_t *vs = json_object_get(g, "verdicts");
+    size_t k = json_array_size(names);
+    for (size_t s = 0; s < k && s < 8; s++) {
+        const char *nm = json_string_value(json_array_get(names, s));
+        ent *e = nm ? ent_of(f, nm) : NULL;
+        if (!e)
+            continue;
+        e->games++;
+        e->points += (double)json_integer_value(json_array_get(tot, s));
+        json_int_t p = json_integer_value(json_array_get(pl, s));
+        e->places += (double)p;
+        e->wins += p == 1;
+        size_t vi;
+        const json_t *v;
+        json_array_foreach(vs, vi, v)
+        {
+            if (json_integer_value(json_object_get(v, "seat")) == (json_int_t)s)
+                e->verdicts++;
+        }
+    }
+}
+
+static void games_reset(al_feed *f)
+{
+    for (long long i = 0; i < f->nf; i++) {
+        json_decref(f->f[i].game);
+        free(f->f[i].id);
+    }
+    f->nf = f->frel = 0;
+    for (int i = 0; i < f->ne; i++)
+        free(f->e[i].name);
+    f->ne = 0;
+    f->dirty = 1;
+}
+
+/* ---- Tables being played ------------------------------------------------------------------ */
+
+static void on_table_line(void *ud, const char *line)
+{
+    table *t = ((void **)ud)[0];
+    const rd *r = ((void **)ud)[1];
+    if (t->n >= MAX_LINES) {
+        t->fl.broken = 1;
+        return;
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 256;
+        t->l = ar_xrealloc(t->l, (size_t)t->cap * sizeof *t->l);
+    }
+    t->l[t->n].text = ar_xstrdup(line);
+    t->l[t->n].seen = r->now;
+    t->n++;
+    if (strstr(line, "\"type\":\"result\"") || strstr(line, "\"type\":\"aborted\"")) {
+        t->ended = 1;
+        t->ended_at = r->now;
+    }
+}
+
+/* The released summary back to nothing (the file was rewritten). */
+static void table_clear(table *t)
+{
+    for (int q = 0; q < t->n; q++)
+        free(t->l[q].text);
+    t->n = t->released = t->ended = 0;
+    json_decref(t->names);
+    json_decref(t->totals);
+    json_decref(t->moves);
+    t->names = t->totals = t->moves = NULL;
+    t->hand = t->actions = 0;
+}
+
+/* One more line released: what a spectator sees changes by it. */
+static void table_release(table *t, const char *line)
+{
+    json_t *j = json_loads(line, 0, NULL);
+    const char *type = json_string_value(json_object_get(j, "type"));
+    if (!t->moves)
+        t->moves = json_array();
+    if (!type) {
+    } else if (strcmp(type, "header") == 0) {
+        json_decref(t->names);
+        t->names = json_incref(json_object_get(j, "names"));
+    } else if (strcmp(type, "action") == 0) {
+        t->actions++;
+        t->hand = json_integer_value(json_object_get(j, "hand"));
+        json_t *m = json_object();
+        json_object_set(m, "seat", json_object_get(j, "seat"));
+        json_object_set(m, "action", json_object_get(j, "action"));
+        json_object_set(m, "hand", json_object_get(j, "hand"));
+        json_array_append_new(t->moves, m);
+        if (json_array_size(t->moves) > MOVES)
+            json_array_remove(t->moves, 0);
+    } else if (strcmp(type, "hand_end") == 0) {
+        json_decref(t->totals);
+        t->totals = json_incref(json_object_get(j, "totals"));
+    } else if (strcmp(type, "result") == 0) {
+        json_decref(t->totals);
+        t->totals = json_incref(json_object_get(j, "final_total"));
+    }
+    json_decref(j);
+}
+
+static void table_free(table *t)
+{
+    if (!t)
+        return;
+    table_clear(t);
+    for (int i = 0; i < t->n; i++)
+        free(t->l[i].text);
+    free(t->l);
+    free(t->fl.path);
+    free(t->fl.part);
+    free(t);
+}
+
+static int id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n >= 128 || strstr(id, ".."))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+static table *table_find(const al_feed *f, const char *id)
+{
+    for (int i = 0; i < MAX_TABLES; i++)
+        if (f->t[i] && strcmp(f->t[i]->id, id) == 0)
+            return f->t[i];
+    return NULL;
+}
+
+void al_feed_touch(al_feed *f, const char *name)
+{
+    if (!name)
+        return;
+    size_t n = strlen(name);
+    if (n < 7 || strcmp(name + n - 6, ".jsonl") != 0 || n - 6 >= 128)
+        return;
+    char id[128];
+    memcpy(id, name, n - 6);
+    id[n - 6] = '\0';
+    if (!id_ok(id))
+        return;
+    table *t = table_find(f, id);
+    if (t) {
+        if (t->ended) { /* the same game started again (a set played again): follow anew */
+            for (int i = 0; i < MAX_TABLES; i++)
+                if (f->t[i] == t)
+                    f->t[i] = NULL;
+            table_free(t);
+            t = NULL;
+        } else
+            return;
+    }
+    int slot = -1;
+    for (int i = 0; i < MAX_TABLES && slot < 0; i++)
+        if (!f->t[i])
+            slot = i;
+    if (slot < 0)
+        return; /* more games at once than we show */
+    t = ar_xcalloc(1, sizeof *t);
+    snprintf(t->id, sizeof t->id, "%s", id);
+    t->fl.path = path_join(f->records, name);
+    f->t[slot] = t;
+}
+
+/* ---- The snapshot ------------------------------------------------------------------------- */
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    double u = json_number_value(json_object_get(x, "score"));
+    double v = json_number_value(json_object_get(y, "score"));
+    if (u != v)
+        return u > v ? -1 : 1;
+    return strcmp(json_string_value(json_object_get(x, "name")),
+                  json_string_value(json_object_get(y, "name")));
+}
+
+static json_t *round3(double v)
+{
+    return json_real((double)(long long)(v * 1000 + (v < 0 ? -0.5 : 0.5)) / 1000);
+}
+
+/* The standings: the results' own once written (so the page ends on the same table as
+ * results.json), until then running means from the games released so far. */
+static json_t *standings(const al_feed *f, int *final)
+{
+    json_t *rows = json_array();
+    const json_t *res = f->results_released ? f->results : NULL;
+    const json_t *st = json_object_get(res, "standings");
+    const json_t *bots = json_object_get(res, "bots");
+    size_t i;
+    const json_t *r;
+    *final = 0;
+    if (json_is_array(st)) {
+        *final = 1;
+        json_array_foreach(st, i, r)
+        {
+            json_t *row = json_object();
+            json_object_set(row, "rank", json_object_get(r, "rank"));
+            json_object_set(row, "name", json_object_get(r, "name"));
+            json_object_set(row, "score", json_object_get(r, "score"));
+            json_object_set(row, "ci", json_object_get(r, "score_ci"));
+            json_object_set(row, "games", json_object_get(r, "games"));
+            json_object_set(row, "wins", json_object_get(r, "wins"));
+            json_object_set(row, "mean_place", json_object_get(r, "mean_place"));
+            json_object_set(row, "disqualified", json_object_get(r, "disqualified"));
+            json_array_append_new(rows, row);
+        }
+        return rows;
+    }
+    if (json_is_array(bots)) {
+        *final = 1;
+        json_t **v = ar_xcalloc(json_array_size(bots) + 1, sizeof *v);
+        size_t nv = 0;
+        json_array_foreach(bots, i, r)
+        {
+            json_t *row = json_object();
+            json_object_set(row, "name", json_object_get(r, "name"));
+            json_object_set_new(row, "score",
+                                json_real(json_number_value(json_object_get(r, "mean_final"))));
+            json_object_set(row, "ci", json_object_get(json_object_get(r, "score_diff"), "ci95"));
+            json_object_set(row, "games", json_object_get(r, "games"));
+            json_object_set(row, "wins", json_object_get(r, "wins"));
+            json_object_set(row, "disqualified", json_object_get(r, "disqualified"));
+            v[nv++] = row;
+        }
+        qsort(v, nv, sizeof *v, cmp_rows);
+        for (size_t q = 0; q < nv; q++) {
+            json_object_set_new(v[q], "rank", json_integer((json_int_t)q + 1));
+            json_array_append_new(rows, v[q]);
+        }
+        free(v);
+        return rows;
+    }
+    json_t *v[MAX_NAMES];
+    int nv = 0;
+    for (int q = 0; q < f->ne; q++) {
+        const ent *e = &f->e[q];
+        if (!e->games)
+            continue;
+        json_t *row = json_object();
+        json_object_set_new(row, "name", json_string(e->name));
+        json_object_set_new(row, "score", round3(e->points / (double)e->games));
+        json_object_set_new(row, "ci", json_null());
+        json_object_set_new(row, "games", json_integer(e->games));
+        json_object_set_new(row, "wins", json_integer(e->wins));
+        json_object_set_new(row, "mean_place", round3(e->places / (double)e->games));
+        json_object_set_new(row, "verdicts", json_integer(e->verdicts));
+        v[nv++] = row;
+    }
+    qsort(v, (size_t)nv, sizeof *v, cmp_rows);
+    for (int q = 0; q < nv; q++) {
+        json_object_set_new(v[q], "rank", json_integer(q + 1));
+        json_array_append_new(rows, v[q]);
+    }
+    return rows;
+}
+
+/* A table as released: who plays, which hand, the totals after the last hand, the last moves. */
+static json_t *table_json(const table *t)
+{
+    return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", t->id, "names",
+                     t->names ? json_incref(t->names) : json_array(), "totals",
+                     t->totals ? json_incref(t->totals) : json_null(), "hand", (json_int_t)t->hand,
+                     "actions", (json_int_t)t->actions, "moves",
+                     t->moves ? json_incref(t->moves) : json_array());
+}
+
+static void build(al_feed *f)
+{
+    int final = 0;
+    json_t *st = standings(f, &final);
+    json_t *tables = json_array();
+    for (int i = 0; i < MAX_TABLES; i++) {
+        const table *t = f->t[i];
+        if (t && t->released > 0 && !(t->ended && t->released == t->n))
+            json_array_append_new(tables, table_json(t));
+    }
+    json_t *recent = json_array();
+    for (long long i = f->frel - 1; i >= 0 && i >= f->frel - RECENT; i--) {
+        const json_t *g = f->f[i].game;
+        json_array_append_new(recent,
+                              json_pack("{s:O,s:O,s:O,s:O}", "id", json_object_get(g, "game_id"),
+                                        "names", json_object_get(g, "names"), "totals",
+                                        json_object_get(g, "final_total"), "placements",
+                                        json_object_get(g, "placements")));
+    }
+    f->version++;
+    json_t *doc = json_pack("{s:I,s:s,s:s,s:s,s:f,s:I,s:b,s:o,s:o,s:o}", "version",
+                            (json_int_t)f->version, "kind", f->kind, "title", f->title, "state",
+                            f->results_released ? "finished"
+                            : f->nf || f->t[0]  ? "running"
+                                                : "waiting",
+                            "delay", f->delay_ms / 1000, "games", (json_int_t)f->frel, "final",
+                            final, "standings", st, "tables", tables, "recent", recent);
+    free(f->snap);
+    f->snap = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    f->snaplen = f->snap ? strlen(f->snap) : 0;
+    json_decref(doc);
+    f->dirty = 0;
+}
+
+/* ---- The feed ------------------------------------------------------------------------------ */
+
+al_feed *al_feed_new(const char *dir, const char *kind, const char *title, double delay_s)
+{
+    al_feed *f = ar_xcalloc(1, sizeof *f);
+    f->dir = ar_xstrdup(dir);
+    f->kind = ar_xstrdup(kind);
+    f->title = ar_xstrdup(title ? title : "");
+    f->records = path_join(dir, "records");
+    f->delay_ms = delay_s * 1000;
+    f->games.path =
+        path_join(dir, strcmp(kind, "tournament") == 0 ? "journal.jsonl" : "games.jsonl");
+    build(f);
+    return f;
+}
+
+void al_feed_free(al_feed *f)
+{
+    if (!f)
+        return;
+    games_reset(f);
+    free(f->f);
+    for (int i = 0; i < MAX_TABLES; i++)
+        table_free(f->t[i]);
+    json_decref(f->results);
+    free(f->games.path);
+    free(f->games.part);
+    free(f->dir);
+    free(f->kind);
+    free(f->title);
+    free(f->records);
+    free(f->snap);
+    free(f);
+}
+
+int al_feed_poll(al_feed *f, double now)
+{
+    rd r = {f, now};
+    if (follow_read(&f->games, on_game_line, &r)) {
+        games_reset(f);
+        follow_read(&f->games, on_game_line, &r);
+    }
+    while (f->frel < f->nf && f->f[f->frel].seen + f->delay_ms <= now) {
+        count_game(f, f->f[f->frel].game);
+        if (f->frel >= RECENT) {
+            json_decref(f->f[f->frel - RECENT].game);
+            f->f[f->frel - RECENT].game = NULL;
+        }
+        f->frel++;
+        f->dirty = 1;
+    }
+    for (int i = 0; i < MAX_TABLES; i++) {
+        table *t = f->t[i];
+        if (!t)
+            continue;
+        void *ud[2] = {t, &r};
+        if (follow_read(&t->fl, on_table_line, ud)) {
+            table_clear(t);
+            f->dirty = 1;
+            follow_read(&t->fl, on_table_line, ud);
+        }
+        while (t->released < t->n && t->l[t->released].seen + f->delay_ms <= now) {
+            table_release(t, t->l[t->released].text);
+            t->released++;
+            f->dirty = 1;
+        }
+        /* a game shown to its end leaves the tables a little later (it is in "recent" once
+         * its set is journaled) */
+        if (t->ended && t->released == t->n && now - t->ended_at > f->delay_ms + 2000) {
+            table_free(t);
+            f->t[i] = NULL;
+            f->dirty = 1;
+        }
+    }
+    if (!f->results) {
+        char *p = path_join(f->dir, "results.json");
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)) {
+            f->results = json_load_file(p, 0, NULL);
+            f->results_seen = now;
+        }
+        free(p);
+    }
+    if (f->results && !f->results_released && f->results_seen + f->delay_ms <= now &&
+        f->frel == f->nf) {
+        f->results_released = 1;
+        f->dirty = 1;
+    }
+    if (f->dirty)
+        build(f);
+    return 0;
+}
+
+const char *al_feed_snapshot(const al_feed *f, size_t *len, long long *version)
+{
+    if (len)
+        *len = f->snaplen;
+    if (version)
+        *version = f->version;
+    return f->snap ? f->snap : "{}";
+}
+
+const char *al_feed_records_dir(const al_feed *f)
+{
+    return f->records;
+}
+
+int al_feed_game_released(const al_feed *f, const char *id)
+{
+    if (!id_ok(id))
+        return 0;
+    for (long long i = 0; i < f->frel; i++)
+        if (strcmp(f->f[i].id, id) == 0)
+            return 1;
+    return 0;
+}
+
+char *al_feed_table_record(const al_feed *f, const char *id, size_t *len)
+{
+    const table *t = id_ok(id) ? table_find(f, id) : NULL;
+    if (!t || t->released == 0)
+        return NULL;
+    size_t n = 1;
+    for (int i = 0; i < t->released; i++)
+        n += strlen(t->l[i].text) + 1;
+    char *s = ar_xmalloc(n);
+    size_t k = 0;
+    for (int i = 0; i < t->released; i++) {
+        /* the result line stays out: the page of a game in progress ends at its last move */
+        if (strstr(t->l[i].text, "\"type\":\"result\"") ||
+            strstr(t->l[i].text, "\"type\":\"aborted\""))
+            break;
+        size_t m = strlen(t->l[i].text);
+        memcpy(s + k, t->l[i].text, m);
+        s[k + m] = '\n';
+        k += m + 1;
+    }
+    s[k] = '\0';
+    *len = k;
+    return s;
+}
+
+int al_feed_finished(const al_feed *f)
+{
+    return f->results_released;
+}

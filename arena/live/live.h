@@ -1,0 +1,56 @@
+/* live.h - the spectator server of `arena tournament --serve` and `arena match --serve`
+ * (docs/live.md): a page on 127.0.0.1 that follows a run as it is played.
+ *
+ * Many viewers must not slow the games, so the server is never called from the game loop: it
+ * runs on its own thread with its own libevent base and only reads what the run writes
+ * anyway (journal.jsonl or games.jsonl, the records as they are flushed line by line, and
+ * results.json at the end). Every change becomes one JSON snapshot, built once and sent as the
+ * same bytes to every viewer that long-polls for it. Moves are released to viewers `delay`
+ * seconds after the server first saw them, so a viewer cannot help a seat in real time. */
+#ifndef AL_LIVE_H
+#define AL_LIVE_H
+
+#include <stddef.h>
+
+typedef struct al_opts {
+    const char *dir;   /* the run's output folder (may not exist yet) */
+    const char *kind;  /* "tournament" or "match" */
+    const char *title; /* shown on the page */
+    int port;          /* 0: any free port */
+    double delay_s;    /* moves are shown this long after they were played, >= 0 */
+} al_opts;
+
+typedef struct al_server al_server;
+
+/* Bind 127.0.0.1:port (before the arena leaves its network namespace: a socket keeps the
+ * namespace it was made in) and draw a random token; nothing is served yet. NULL with the
+ * reason in err. */
+al_server *al_bind(const al_opts *o, char *err, size_t cap);
+/* Start serving on the server's own thread (once the run's folder holds nothing stale).
+ * Returns 0, or -1 with the reason in err. */
+int al_start(al_server *s, char *err, size_t cap);
+/* http://127.0.0.1:PORT/?token=TOKEN: the only way in. */
+const char *al_url(const al_server *s);
+/* Block until SIGINT or SIGTERM, or for at most seconds (< 0: no limit), while the server
+ * goes on serving the finished run. */
+void al_linger(al_server *s, double seconds);
+/* Stop the thread, close the socket, free. Accepts NULL. */
+void al_stop(al_server *s);
+
+/* ---- For tests (tests/live) -------------------------------------------------------------- */
+
+/* Is a request path one of ours, and which? Fills id (a game id: [A-Za-z0-9_.-], at most
+ * idcap-1 chars, no "..") for /replay/ID.html and /table/ID.html. Returns AL_R_*. */
+enum {
+    AL_R_NONE = 0,
+    AL_R_PAGE,
+    AL_R_STATE,
+    AL_R_REPLAY,
+    AL_R_TABLE,
+    AL_R_REPORT,
+};
+int al_route(const char *path, char *id, size_t idcap);
+/* Constant-time comparison of a presented token with the real one (NULL: no). */
+int al_token_ok(const char *given, const char *token);
+
+#endif

@@ -1,0 +1,645 @@
+/* seat.c - the human's end of a human seat (seat.h): frames in and out over two pipes, what
+ * the seat was told, and the Choice made from the human's pick. */
+#include "seat.h"
+
+#include "frame.h"
+#include "okr/okr.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_EVENTS = 400 };
+
+struct ap_seat {
+    struct event_base *base;
+    char *name;
+    int rd_fd, wr_fd; /* our ends: we read ToBot frames, write FromBot frames */
+    struct event *ev;
+    okrpb_reader rd;
+    Okrpb__ToBot *decision_msg; /* the waiting Decision's frame, or NULL */
+    Okrpb__ToBot *last_view;    /* the last Decision's frame (its View), kept after answering */
+    int seat, players, games;
+    int hand; /* the hand being played: events are tagged with it */
+    char **names;
+    int nnames;
+    char game_id[64];
+    json_t *events;   /* [{seat, text}] of the current game, oldest first */
+    json_t *hand_end; /* the last HandEnd, or NULL */
+    json_t *game_end; /* the last GameEnd, or NULL */
+    json_t *refused;  /* the last Refused, or NULL */
+    uint64_t version;
+    int over;
+    ap_seat_cb cb;
+    void *ud;
+    ap_seat_base_cb on_base;
+    void *on_base_ud;
+};
+
+static const char *const PHASES[] = {"",           "upcard", "gin upcard", "draw",     "claim",
+                                     "claim meld", "play",   "hand over",  "game over"};
+static const char *const TYPES[] = {"",        "draw",    "take",  "meld",  "add",
+                                    "replace", "discard", "claim", "knock", "pass"};
+
+static const char *type_name(unsigned t)
+{
+    return t < sizeof TYPES / sizeof TYPES[0] ? TYPES[t] : "?";
+}
+
+static json_t *card(uint32_t k)
+{
+    char b[3];
+    if (k > 52)
+        return json_string("??");
+    return json_string(okr_card_str((int)k, b));
+}
+
+static json_t *cards(const uint32_t *k, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, card(k[i]));
+    return a;
+}
+
+static json_t *ints(const int32_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *uints(const uint32_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static void changed(ap_seat *s)
+{
+    s->version++;
+    if (s->cb)
+        s->cb(s, s->ud);
+}
+
+static void close_ends(ap_seat *s)
+{
+    if (s->ev) {
+        event_free(s->ev);
+        s->ev = NULL;
+    }
+    if (s->rd_fd >= 0)
+        close(s->rd_fd);
+    if (s->wr_fd >= 0)
+        close(s->wr_fd);
+    s->rd_fd = s->wr_fd = -1;
+}
+
+static void send_msg(ap_seat *s, const Okrpb__FromBot *m)
+{
+    if (s->wr_fd < 0)
+        return;
+    okrpb_buf b = {0};
+    if (okrpb_frame_append(&b, &m->base) == 0) {
+        /* a FromBot frame is a few bytes and the arena reads as it goes: the pipe has room */
+        int fl = fcntl(s->wr_fd, F_GETFL);
+        fcntl(s->wr_fd, F_SETFL, fl & ~O_NONBLOCK);
+        ar_write_all(s->wr_fd, b.data, b.len);
+        fcntl(s->wr_fd, F_SETFL, fl);
+    }
+    okrpb_buf_free(&b);
+}
+
+static void handle(ap_seat *s, Okrpb__ToBot *m)
+{
+    switch (m->msg_case) {
+    case OKRPB__TO_BOT__MSG_HELLO: {
+        s->players = (int)m->hello->players;
+        Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
+        id.major = 1;
+        id.minor = 0;
+        id.name = "human";
+        id.version = AR_VERSION;
+        Okrpb__FromBot f = OKRPB__FROM_BOT__INIT;
+        f.msg_case = OKRPB__FROM_BOT__MSG_IDENTIFY;
+        f.identify = &id;
+        send_msg(s, &f);
+        Okrpb__Ready r = OKRPB__READY__INIT;
+        f.msg_case = OKRPB__FROM_BOT__MSG_READY;
+        f.ready = &r;
+        send_msg(s, &f);
+        break;
+    }
+    case OKRPB__TO_BOT__MSG_GAME_START: {
+        Okrpb__GameStart *g = m->game_start;
+        s->seat = (int)g->seat;
+        s->players = (int)g->players;
+        s->games++;
+        s->hand = 1;
+        snprintf(s->game_id, sizeof s->game_id, "%s", g->game_id ? g->game_id : "");
+        for (int i = 0; i < s->nnames; i++)
+            free(s->names[i]);
+        free(s->names);
+        s->nnames = (int)g->n_names;
+        s->names = ar_xcalloc((size_t)s->nnames + 1, sizeof(char *));
+        for (int i = 0; i < s->nnames; i++) {
+            char clean[64];
+            ar_sanitize(g->names[i], strlen(g->names[i]), clean, sizeof clean);
+            s->names[i] = ar_xstrdup(clean);
+        }
+        json_array_clear(s->events);
+        json_decref(s->hand_end);
+        json_decref(s->game_end);
+        json_decref(s->refused);
+        s->hand_end = s->game_end = s->refused = NULL;
+        if (s->last_view) {
+            okrpb__to_bot__free_unpacked(s->last_view, NULL);
+            s->last_view = NULL;
+        }
+        break;
+    }
+    case OKRPB__TO_BOT__MSG_DECISION:
+        if (s->decision_msg && s->decision_msg != s->last_view)
+            okrpb__to_bot__free_unpacked(s->decision_msg, NULL);
+        if (s->last_view)
+            okrpb__to_bot__free_unpacked(s->last_view, NULL);
+        s->decision_msg = s->last_view = m;
+        if (m->decision->view)
+            s->hand = (int)m->decision->view->hand_no;
+        json_decref(s->refused);
+        s->refused = NULL;
+        return; /* kept */
+    case OKRPB__TO_BOT__MSG_EVENTS:
+        for (size_t i = 0; i < m->events->n_events; i++) {
+            Okrpb__Event *e = m->events->events[i];
+            char clean[200];
+            const char *t = e->text ? e->text : "";
+            ar_sanitize(t, strlen(t), clean, sizeof clean);
+            if (json_array_size(s->events) >= MAX_EVENTS)
+                json_array_remove(s->events, 0);
+            json_array_append_new(s->events, json_pack("{s:i,s:i,s:s,s:s}", "hand", s->hand, "seat",
+                                                       (int)e->seat, "type", type_name(e->type),
+                                                       "text", clean));
+        }
+        break;
+    case OKRPB__TO_BOT__MSG_HAND_END: {
+        Okrpb__HandEnd *h = m->hand_end;
+        s->hand = (int)h->hand_no + 1;
+        json_t *hands = json_array();
+        size_t at = 0;
+        for (size_t i = 0; i < h->n_hand_sizes; i++) {
+            size_t n = h->hand_sizes[i];
+            if (at + n > h->n_hands)
+                n = at < h->n_hands ? h->n_hands - at : 0;
+            json_array_append_new(hands, cards(h->hands + at, n));
+            at += n;
+        }
+        json_decref(s->hand_end);
+        s->hand_end =
+            json_pack("{s:i,s:i,s:i,s:o,s:o,s:o}", "hand_no", (int)h->hand_no, "ended",
+                      (int)h->ended, "winner", (int)h->winner, "score", ints(h->score, h->n_score),
+                      "total", ints(h->total, h->n_total), "hands", hands);
+        break;
+    }
+    case OKRPB__TO_BOT__MSG_GAME_END: {
+        Okrpb__GameEnd *g = m->game_end;
+        json_t *w = json_array();
+        for (size_t i = 0; i < g->n_winners; i++)
+            json_array_append_new(w, json_boolean(g->winners[i]));
+        char v[32];
+        ar_sanitize(g->verdict ? g->verdict : "", strlen(g->verdict ? g->verdict : ""), v,
+                    sizeof v);
+        json_decref(s->game_end);
+        s->game_end = json_pack("{s:o,s:o,s:o,s:s}", "winners", w, "final_total",
+                                ints(g->final_total, g->n_final_total), "placement",
+                                uints(g->placement, g->n_placement), "verdict", v);
+        if (s->decision_msg)
+            s->decision_msg = NULL; /* the game ended under it */
+        break;
+    }
+    case OKRPB__TO_BOT__MSG_REFUSED: {
+        char rule[32], reason[300];
+        const char *r = m->refused->rule ? m->refused->rule : "";
+        const char *why = m->refused->reason ? m->refused->reason : "";
+        ar_sanitize(r, strlen(r), rule, sizeof rule);
+        ar_sanitize(why, strlen(why), reason, sizeof reason);
+        json_decref(s->refused);
+        s->refused = json_pack("{s:s,s:s}", "rule", rule, "reason", reason);
+        break;
+    }
+    case OKRPB__TO_BOT__MSG_BYE:
+        s->over = 1;
+        break;
+    default:
+        break;
+    }
+    okrpb__to_bot__free_unpacked(m, NULL);
+}
+
+static void on_read(evutil_socket_t fd, short what, void *ud)
+{
+    (void)what;
+    ap_seat *s = ud;
+    size_t room;
+    uint8_t *p = okrpb_reader_space(&s->rd, &room);
+    ssize_t n = read(fd, p, room);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (n <= 0) {
+        s->over = 1;
+        s->decision_msg = NULL;
+        close_ends(s);
+        changed(s);
+        return;
+    }
+    okrpb_reader_commit(&s->rd, (size_t)n);
+    const uint8_t *msg;
+    size_t len;
+    int rc, any = 0;
+    while ((rc = okrpb_reader_next(&s->rd, &msg, &len)) == OKRPB_FRAME_OK) {
+        Okrpb__ToBot *m = okrpb__to_bot__unpack(NULL, len, msg);
+        if (m) {
+            handle(s, m);
+            any = 1;
+        }
+    }
+    if (rc < 0) { /* cannot happen with the arena on the other end */
+        s->over = 1;
+        close_ends(s);
+        any = 1;
+    }
+    if (any)
+        changed(s);
+}
+
+ap_seat *ap_seat_new(const char *name)
+{
+    ap_seat *s = ar_xcalloc(1, sizeof *s);
+    s->name = ar_xstrdup(name ? name : "human");
+    s->rd_fd = s->wr_fd = -1;
+    s->seat = -1;
+    s->events = json_array();
+    if (okrpb_reader_init(&s->rd, OKRPB_MAX_TO_BOT) < 0)
+        abort();
+    return s;
+}
+
+void ap_seat_free(ap_seat *s)
+{
+    if (!s)
+        return;
+    close_ends(s);
+    okrpb_reader_free(&s->rd);
+    if (s->last_view)
+        okrpb__to_bot__free_unpacked(s->last_view, NULL);
+    for (int i = 0; i < s->nnames; i++)
+        free(s->names[i]);
+    free(s->names);
+    json_decref(s->events);
+    json_decref(s->hand_end);
+    json_decref(s->game_end);
+    json_decref(s->refused);
+    free(s->name);
+    free(s);
+}
+
+void ap_seat_on_change(ap_seat *s, ap_seat_cb cb, void *ud)
+{
+    s->cb = cb;
+    s->ud = ud;
+}
+
+void ap_seat_on_connect(ap_seat *s, ap_seat_base_cb cb, void *ud)
+{
+    s->on_base = cb;
+    s->on_base_ud = ud;
+}
+
+int ap_seat_connect(void *ud, struct event_base *base, int fds[2], char *err, size_t cap)
+{
+    ap_seat *s = ud;
+    s->base = base;
+    int to_seat[2], from_seat[2];
+    if (pipe2(to_seat, O_CLOEXEC | O_NONBLOCK) < 0) {
+        snprintf(err, cap, "pipe: %s", strerror(errno));
+        return -errno;
+    }
+    if (pipe2(from_seat, O_CLOEXEC | O_NONBLOCK) < 0) {
+        int e = errno;
+        close(to_seat[0]);
+        close(to_seat[1]);
+        snprintf(err, cap, "pipe: %s", strerror(e));
+        return -e;
+    }
+    close_ends(s);
+    s->rd.len = s->rd.consumed = 0;
+    s->rd_fd = to_seat[0];
+    s->wr_fd = from_seat[1];
+    s->over = 0;
+    s->ev = event_new(s->base, s->rd_fd, EV_READ | EV_PERSIST, on_read, s);
+    event_add(s->ev, NULL);
+    fds[0] = to_seat[1];
+    fds[1] = from_seat[0];
+    if (s->on_base)
+        s->on_base(s, base, s->on_base_ud);
+    return 0;
+}
+
+const Okrpb__Decision *ap_seat_decision(const ap_seat *s)
+{
+    return s->decision_msg ? s->decision_msg->decision : NULL;
+}
+
+int ap_seat_number(const ap_seat *s)
+{
+    return s->seat;
+}
+
+uint64_t ap_seat_version(const ap_seat *s)
+{
+    return s->version;
+}
+
+int ap_seat_over(const ap_seat *s)
+{
+    return s->over;
+}
+
+int ap_seat_choose(ap_seat *s, uint64_t id, long long index)
+{
+    if (s->wr_fd < 0)
+        return AP_GONE;
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d || d->id != id)
+        return AP_STALE;
+    if (index < 0 || (size_t)index >= d->n_legal)
+        return AP_RANGE;
+    Okrpb__Choice c = OKRPB__CHOICE__INIT;
+    c.id = id;
+    c.pick_case = OKRPB__CHOICE__PICK_INDEX;
+    c.index = (uint32_t)index;
+    Okrpb__FromBot f = OKRPB__FROM_BOT__INIT;
+    f.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    f.choice = &c;
+    send_msg(s, &f);
+    s->decision_msg = NULL; /* answered: last_view keeps the table on screen */
+    changed(s);
+    return AP_OK;
+}
+
+/* Lower case without spaces: "Discard QS" and "discard  qs" compare equal. */
+static void squash(const char *in, char *out, size_t cap)
+{
+    size_t j = 0;
+    for (; *in && j + 1 < cap; in++)
+        if (!isspace((unsigned char)*in))
+            out[j++] = (char)tolower((unsigned char)*in);
+    out[j] = 0;
+}
+
+int ap_seat_find(const ap_seat *s, const char *text)
+{
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d)
+        return -1;
+    char want[256], have[256];
+    squash(text, want, sizeof want);
+    /* "10h" is "th" in the notation */
+    for (char *p = strstr(want, "10"); p; p = strstr(p + 1, "10")) {
+        p[0] = 't';
+        memmove(p + 1, p + 2, strlen(p + 2) + 1);
+    }
+    for (size_t i = 0; i < d->n_legal; i++) {
+        squash(d->legal[i]->text ? d->legal[i]->text : "", have, sizeof have);
+        if (have[0] && strcmp(have, want) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+void ap_seat_detach(ap_seat *s)
+{
+    s->decision_msg = NULL;
+    close_ends(s);
+}
+
+void ap_seat_leave(ap_seat *s)
+{
+    s->decision_msg = NULL;
+    s->over = 1;
+    close_ends(s);
+    changed(s);
+}
+
+static json_t *view_json(const Okrpb__View *v)
+{
+    json_t *melds = json_array();
+    for (size_t i = 0; i < v->n_melds; i++) {
+        const Okrpb__Meld *m = v->melds[i];
+        json_array_append_new(melds,
+                              json_pack("{s:i,s:s,s:o,s:o}", "owner", (int)m->owner, "type",
+                                        m->type == OKRPB__MELD_TYPE__RUN ? "run" : "set", "cards",
+                                        cards(m->cards, m->n_cards), "as", cards(m->as, m->n_as)));
+    }
+    return json_pack("{s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i}", "seat",
+                     (int)v->seat, "players", (int)v->players, "phase",
+                     v->phase < sizeof PHASES / sizeof PHASES[0] ? PHASES[v->phase] : "?", "dealer",
+                     (int)v->dealer, "turn_seat", (int)v->turn_seat, "to_act", (int)v->to_act,
+                     "stock_size", (int)v->stock_size, "upcard",
+                     v->upcard <= 52 ? card(v->upcard) : json_null(), "hand",
+                     cards(v->hand, v->n_hand), "hand_sizes", uints(v->hand_sizes, v->n_hand_sizes),
+                     "pile", cards(v->pile, v->n_pile), "melds", melds, "scores",
+                     ints(v->scores, v->n_scores), "hand_no", (int)v->hand_no);
+}
+
+json_t *ap_seat_json(const ap_seat *s)
+{
+    json_t *names = json_array();
+    for (int i = 0; i < s->nnames; i++)
+        json_array_append_new(names, json_string(s->names[i]));
+    json_t *o = json_pack("{s:I,s:b,s:i,s:i,s:s,s:o,s:O}", "version", (json_int_t)s->version,
+                          "over", s->over, "seat", s->seat, "games", s->games, "game_id",
+                          s->game_id, "names", names, "events", s->events);
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (d) {
+        json_t *legal = json_array();
+        for (size_t i = 0; i < d->n_legal; i++) {
+            const Okrpb__Action *a = d->legal[i];
+            char clean[256];
+            const char *t = a->text ? a->text : "";
+            ar_sanitize(t, strlen(t), clean, sizeof clean);
+            json_t *x =
+                json_pack("{s:i,s:s,s:s}", "i", (int)i, "type", type_name(a->type), "text", clean);
+            if (a->type == OKRPB__ACTION_TYPE__DISCARD || a->type == OKRPB__ACTION_TYPE__KNOCK)
+                json_object_set_new(x, "card", card(a->card));
+            json_array_append_new(legal, x);
+        }
+        /* the id as a string: JavaScript numbers lose digits past 2^53 */
+        char id[24];
+        snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
+        json_object_set_new(o, "decision", json_pack("{s:s,s:o}", "id", id, "legal", legal));
+    } else
+        json_object_set_new(o, "decision", json_null());
+    if (s->last_view && s->last_view->decision->view)
+        json_object_set_new(o, "view", view_json(s->last_view->decision->view));
+    else
+        json_object_set_new(o, "view", json_null());
+    json_object_set(o, "hand_end", s->hand_end ? s->hand_end : json_null());
+    json_object_set(o, "game_end", s->game_end ? s->game_end : json_null());
+    json_object_set(o, "refused", s->refused ? s->refused : json_null());
+    return o;
+}
+
+/* ---- The terminal table ------------------------------------------------------------------ */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)n + 64;
+        b->p = ar_xrealloc(b->p, b->cap);
+    }
+}
+
+static void put_cards(sbuf *b, const uint32_t *k, size_t n, int colour)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c[3];
+        int red = k[i] < 52 && (k[i] / 13 == 1 || k[i] / 13 == 2);
+        if (k[i] > 52)
+            put(b, " ??");
+        else if (colour && red)
+            put(b, " \033[31m%s\033[0m", okr_card_str((int)k[i], c));
+        else
+            put(b, " %s", okr_card_str((int)k[i], c));
+    }
+}
+
+static const char *seat_name(const ap_seat *s, int i, char *buf, size_t cap)
+{
+    if (i == s->seat)
+        snprintf(buf, cap, "you");
+    else if (i >= 0 && i < s->nnames)
+        snprintf(buf, cap, "%s", s->names[i]);
+    else
+        snprintf(buf, cap, "seat %d", i);
+    return buf;
+}
+
+char *ap_seat_text(const ap_seat *s, int colour)
+{
+    sbuf b = {ar_xmalloc(256), 0, 256};
+    b.p[0] = 0;
+    const char *bold = colour ? "\033[1m" : "", *off = colour ? "\033[0m" : "";
+    char nm[80];
+    const Okrpb__View *v = s->last_view ? s->last_view->decision->view : NULL;
+    if (v) {
+        put(&b, "%sgame %s, hand %u, %s%s\n", bold, s->game_id, v->hand_no,
+            v->phase < sizeof PHASES / sizeof PHASES[0] ? PHASES[v->phase] : "?", off);
+        put(&b, "scores:");
+        for (size_t i = 0; i < v->n_scores; i++)
+            put(&b, "%s %s %d", i ? "," : "", seat_name(s, (int)i, nm, sizeof nm), v->scores[i]);
+        put(&b, "\nhands:");
+        for (size_t i = 0; i < v->n_hand_sizes; i++)
+            put(&b, "%s %s %u cards", i ? "," : "", seat_name(s, (int)i, nm, sizeof nm),
+                v->hand_sizes[i]);
+        put(&b, "\nstock %u, pile (top last):", v->stock_size);
+        size_t from = v->n_pile > 12 ? v->n_pile - 12 : 0;
+        if (from)
+            put(&b, " ...");
+        put_cards(&b, v->pile + from, v->n_pile - from, colour);
+        if (v->upcard <= 52 &&
+            (v->phase == OKRPB__PHASE__UPCARD || v->phase == OKRPB__PHASE__GIN_UPCARD)) {
+            put(&b, "\nupcard:");
+            put_cards(&b, &v->upcard, 1, colour);
+        }
+        put(&b, "\n");
+        for (size_t i = 0; i < v->n_melds; i++) {
+            put(&b, "meld %zu (%s):", i, seat_name(s, (int)v->melds[i]->owner, nm, sizeof nm));
+            put_cards(&b, v->melds[i]->cards, v->melds[i]->n_cards, colour);
+            put(&b, "\n");
+        }
+        put(&b, "%syour hand:%s", bold, off);
+        put_cards(&b, v->hand, v->n_hand, colour);
+        put(&b, "\n");
+    }
+    size_t ne = json_array_size(s->events), from = ne > 6 ? ne - 6 : 0;
+    if (ne)
+        put(&b, "last moves:");
+    for (size_t i = from; i < ne; i++) {
+        json_t *e = json_array_get(s->events, i);
+        put(&b, "%s %s: %s", i > from ? ";" : "",
+            seat_name(s, (int)json_integer_value(json_object_get(e, "seat")), nm, sizeof nm),
+            json_string_value(json_object_get(e, "text")));
+    }
+    if (ne)
+        put(&b, "\n");
+    if (s->refused)
+        put(&b, "refused (RULES %s): %s\n", json_string_value(json_object_get(s->refused, "rule")),
+            json_string_value(json_object_get(s->refused, "reason")));
+    if (s->game_end) {
+        json_t *ft = json_object_get(s->game_end, "final_total");
+        put(&b, "%sgame over:%s", bold, off);
+        for (size_t i = 0; i < json_array_size(ft); i++)
+            put(&b, "%s %s %lld", i ? "," : "", seat_name(s, (int)i, nm, sizeof nm),
+                (long long)json_integer_value(json_array_get(ft, i)));
+        put(&b, "\n");
+    } else if (s->hand_end) {
+        json_t *sc = json_object_get(s->hand_end, "score");
+        put(&b, "hand %lld over:",
+            (long long)json_integer_value(json_object_get(s->hand_end, "hand_no")));
+        for (size_t i = 0; i < json_array_size(sc); i++)
+            put(&b, "%s %s %+lld", i ? "," : "", seat_name(s, (int)i, nm, sizeof nm),
+                (long long)json_integer_value(json_array_get(sc, i)));
+        put(&b, "\n");
+    }
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (d) {
+        put(&b, "%syour move%s (a number, or the move as text; help, quit):\n", bold, off);
+        /* grouped by kind, in the legal list's order within a kind */
+        for (unsigned t = 1; t < sizeof TYPES / sizeof TYPES[0]; t++) {
+            int first = 1, col = 0;
+            for (size_t i = 0; i < d->n_legal; i++) {
+                if (d->legal[i]->type != t)
+                    continue;
+                if (first)
+                    put(&b, "  %-8s", TYPES[t]);
+                else if (col >= 4) {
+                    put(&b, "\n  %-8s", "");
+                    col = 0;
+                }
+                put(&b, " %3zu) %-18s", i + 1, d->legal[i]->text ? d->legal[i]->text : "?");
+                first = 0;
+                col++;
+            }
+            if (!first)
+                put(&b, "\n");
+        }
+    } else if (!s->over)
+        put(&b, "(waiting for the others)\n");
+    return b.p;
+}

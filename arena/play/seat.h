@@ -1,0 +1,62 @@
+/* seat.h - the human's end of a human seat. The match room referees the seat like any bot
+ * (match/bot.h, ar_seat_connect): it writes ToBot frames into one pipe and reads FromBot
+ * frames from another. This module sits on the other ends, in the same event loop: it
+ * answers the handshake itself, keeps what the seat has been told (and nothing else: RULES
+ * 8.3 holds because the arena already redacts what it sends a seat), and turns the human's
+ * pick into a Choice. The browser page and the terminal are two faces of it. */
+#ifndef AP_SEAT_H
+#define AP_SEAT_H
+
+#include <event2/event.h>
+#include <jansson.h>
+#include <stdint.h>
+
+#include "okr.pb-c.h"
+
+typedef struct ap_seat ap_seat;
+
+/* Called after every message the seat receives (and when the arena hangs up). */
+typedef void (*ap_seat_cb)(ap_seat *s, void *ud);
+
+ap_seat *ap_seat_new(const char *name);
+void ap_seat_free(ap_seat *s);
+void ap_seat_on_change(ap_seat *s, ap_seat_cb cb, void *ud);
+
+/* An ar_seat_connect (ud = the ap_seat): a fresh pair of pipes for one start of the seat,
+ * watched on base (the match's loop). */
+int ap_seat_connect(void *ud, struct event_base *base, int fds[2], char *err, size_t cap);
+/* Called at every connect, once the seat is on the match's loop: where the faces (page,
+ * terminal) are set up on that loop. */
+typedef void (*ap_seat_base_cb)(ap_seat *s, struct event_base *base, void *ud);
+void ap_seat_on_connect(ap_seat *s, ap_seat_base_cb cb, void *ud);
+
+/* The Decision waiting for the human, or NULL. Owned by the seat. */
+const Okrpb__Decision *ap_seat_decision(const ap_seat *s);
+/* The seat number in the current game, -1 before GameStart. */
+int ap_seat_number(const ap_seat *s);
+/* Bumped on every change: a long poll waits for it to move. */
+uint64_t ap_seat_version(const ap_seat *s);
+/* 1 once the arena said Bye or hung up. */
+int ap_seat_over(const ap_seat *s);
+
+enum { AP_OK = 0, AP_STALE = -1, AP_RANGE = -2, AP_GONE = -3 };
+/* Answer decision id with legal[index]. AP_STALE: id is not the Decision waiting now (old,
+ * replayed or not yet sent); AP_RANGE: no such legal action; AP_GONE: the seat has left. */
+int ap_seat_choose(ap_seat *s, uint64_t id, long long index);
+/* Index of the legal action whose notation is text (case and spaces ignored), or -1. */
+int ap_seat_find(const ap_seat *s, const char *text);
+/* Take the seat's ends off the loop and close them, telling nobody: before the match's loop
+ * is freed (ar_match_free), which the seat outlives. */
+void ap_seat_detach(ap_seat *s);
+/* Leave the game: close the seat's ends (the arena then judges the seat RE). */
+void ap_seat_leave(ap_seat *s);
+
+/* Everything the seat knows, as JSON for the page: the last View, the legal actions of the
+ * waiting Decision, the names, the events so far (their notation as the seat received it),
+ * hand and game ends, the last refusal. Built only from what the seat received. */
+json_t *ap_seat_json(const ap_seat *s);
+
+/* The text table for a terminal (colour: ANSI colours), into a malloc'd string. */
+char *ap_seat_text(const ap_seat *s, int colour);
+
+#endif

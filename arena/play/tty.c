@@ -1,0 +1,145 @@
+/* tty.c - the human seat in a terminal (play.h): the table after every change, numbered legal
+ * actions grouped by kind, and commands read line by line. */
+#include "play.h"
+
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct ap_tty {
+    ap_seat *seat;
+    FILE *out;
+    int colour, in_fd;
+    struct event *ev;
+    char line[1024];
+    size_t len;
+    uint64_t drawn; /* seat version last drawn */
+};
+
+static void draw(ap_tty *t)
+{
+    if (ap_seat_version(t->seat) == t->drawn)
+        return;
+    t->drawn = ap_seat_version(t->seat);
+    char *s = ap_seat_text(t->seat, t->colour);
+    fprintf(t->out, "\n%s", s);
+    if (ap_seat_decision(t->seat))
+        fputs("> ", t->out);
+    fflush(t->out);
+    free(s);
+}
+
+static void on_change(ap_seat *s, void *ud)
+{
+    (void)s;
+    draw(ud);
+}
+
+static void say(ap_tty *t, const char *msg)
+{
+    fprintf(t->out, "%s\n%s", msg, ap_seat_decision(t->seat) ? "> " : "");
+    fflush(t->out);
+}
+
+static void command(ap_tty *t, char *cmd)
+{
+    while (*cmd == ' ' || *cmd == '\t')
+        cmd++;
+    size_t n = strlen(cmd);
+    while (n && (cmd[n - 1] == ' ' || cmd[n - 1] == '\r' || cmd[n - 1] == '\t'))
+        cmd[--n] = 0;
+    if (!n) {
+        say(t, "");
+        return;
+    }
+    if (strcmp(cmd, "quit") == 0 || strcmp(cmd, "q") == 0) {
+        fputs("you left the game (it counts as your seat's runtime error)\n", t->out);
+        ap_seat_leave(t->seat);
+        return;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
+        say(t, "type the number of a move from the list, or the move itself in the notation "
+               "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
+               "'table' draws the table again; 'quit' leaves the game");
+        return;
+    }
+    if (strcmp(cmd, "table") == 0) {
+        t->drawn = 0;
+        draw(t);
+        return;
+    }
+    const Okrpb__Decision *d = ap_seat_decision(t->seat);
+    if (!d) {
+        say(t, "it is not your turn");
+        return;
+    }
+    char *end;
+    long k = strtol(cmd, &end, 10);
+    long index = -1;
+    if (end != cmd && *end == 0) {
+        if (k < 1 || (size_t)k > d->n_legal) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "no move %ld: pick 1 to %zu", k, d->n_legal);
+            say(t, msg);
+            return;
+        }
+        index = k - 1;
+    } else {
+        index = ap_seat_find(t->seat, cmd);
+        if (index < 0) {
+            say(t, "not one of the legal moves listed (type its number, or 'help')");
+            return;
+        }
+    }
+    ap_seat_choose(t->seat, d->id, index);
+}
+
+static void on_input(evutil_socket_t fd, short what, void *ud)
+{
+    (void)what;
+    ap_tty *t = ud;
+    char buf[512];
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (n <= 0) { /* the terminal closed: the human has left */
+        event_del(t->ev);
+        if (!ap_seat_over(t->seat))
+            ap_seat_leave(t->seat);
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        if (buf[i] == '\n') {
+            t->line[t->len] = 0;
+            t->len = 0;
+            command(t, t->line);
+        } else if (t->len + 1 < sizeof t->line)
+            t->line[t->len++] = buf[i];
+    }
+}
+
+ap_tty *ap_tty_new(struct event_base *base, ap_seat *seat, int in_fd, FILE *out, int colour)
+{
+    ap_tty *t = ar_xcalloc(1, sizeof *t);
+    t->seat = seat;
+    t->out = out;
+    t->colour = colour;
+    t->in_fd = in_fd;
+    t->ev = event_new(base, in_fd, EV_READ | EV_PERSIST, on_input, t);
+    event_add(t->ev, NULL);
+    ap_seat_on_change(seat, on_change, t);
+    return t;
+}
+
+void ap_tty_free(ap_tty *t)
+{
+    if (!t)
+        return;
+    ap_seat_on_change(t->seat, NULL, NULL);
+    event_free(t->ev);
+    free(t);
+}

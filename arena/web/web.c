@@ -1,0 +1,406 @@
+/* web.c - the HTTP layer (web.h): evhttp bound to 127.0.0.1, a token on every request, size
+ * caps, exact routes, JSON replies, and the headers that keep a page from reaching out. */
+#include "web.h"
+
+#include "util/util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/keyvalq_struct.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define AW_MAX_ROUTES 32
+#define AW_MAX_DEPTH 16
+
+typedef struct {
+    char *path;
+    aw_handler fn;
+    void *arg;
+} route;
+
+struct aw_server {
+    struct evhttp *http;
+    int port;
+    char token[33];
+    char cookie[32]; /* okr_t_PORT */
+    route routes[AW_MAX_ROUTES];
+    int n_routes;
+    aw_counts counts;
+};
+
+/* Everything a page from this server may do: run its own inline script and style, draw its
+ * own images, and talk back to this server. No other origin, no frames, no forms elsewhere. */
+static const char CSP[] = "default-src 'none'; script-src 'self' 'unsafe-inline'; "
+                          "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                          "connect-src 'self'; base-uri 'none'; form-action 'self'; "
+                          "frame-ancestors 'none'";
+
+static void security_headers(struct evhttp_request *req)
+{
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_remove_header(h, "Content-Security-Policy");
+    evhttp_add_header(h, "Content-Security-Policy", CSP);
+    evhttp_remove_header(h, "X-Content-Type-Options");
+    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+    evhttp_remove_header(h, "Referrer-Policy");
+    evhttp_add_header(h, "Referrer-Policy", "no-referrer"); /* the token is in the URL */
+    evhttp_remove_header(h, "X-Frame-Options");
+    evhttp_add_header(h, "X-Frame-Options", "DENY");
+    evhttp_remove_header(h, "Cache-Control");
+    evhttp_add_header(h, "Cache-Control", "no-store");
+}
+
+/* Compare without stopping at the first difference: the time a wrong guess takes says
+ * nothing about how many of its leading digits were right. */
+static int token_eq(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    unsigned diff = (unsigned)(na ^ nb);
+    for (size_t i = 0; i < na && i < nb; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0 && na == 32;
+}
+
+int aw_cookie_has(const char *cookie_header, const char *name, const char *token)
+{
+    if (!cookie_header || !name || !token)
+        return 0;
+    size_t name_len = strlen(name);
+    const char *p = cookie_header;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ';')
+            p++;
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > name_len && memcmp(p, name, name_len) == 0 && p[name_len] == '=') {
+            char value[64];
+            size_t vlen = len - name_len - 1;
+            while (vlen &&
+                   (p[name_len + 1 + vlen - 1] == ' ' || p[name_len + 1 + vlen - 1] == '\t'))
+                vlen--;
+            if (vlen < sizeof value) {
+                memcpy(value, p + name_len + 1, vlen);
+                value[vlen] = 0;
+                if (token_eq(value, token))
+                    return 1;
+            }
+        }
+        p += len;
+    }
+    return 0;
+}
+
+int aw_host_ok(const char *host, int port)
+{
+    if (!host)
+        return 0;
+    char want[40];
+    snprintf(want, sizeof want, "127.0.0.1:%d", port);
+    if (strcmp(host, want) == 0)
+        return 1;
+    snprintf(want, sizeof want, "localhost:%d", port);
+    return strcmp(host, want) == 0;
+}
+
+static int origin_ok(const char *origin, int port)
+{
+    if (!origin)
+        return 1; /* same-origin GETs and non-browser clients send none */
+    const char *prefix = "http://";
+    if (strncmp(origin, prefix, strlen(prefix)) != 0)
+        return 0;
+    return aw_host_ok(origin + strlen(prefix), port);
+}
+
+static void forbid(aw_server *s, struct evhttp_request *req)
+{
+    s->counts.forbidden++;
+    aw_reply(req, 403, "text/plain; charset=utf-8", "forbidden\n", 10);
+}
+
+static void dispatch(struct evhttp_request *req, void *arg)
+{
+    aw_server *s = arg;
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    security_headers(req);
+
+    if (!aw_host_ok(evhttp_find_header(in, "Host"), s->port) ||
+        !origin_ok(evhttp_find_header(in, "Origin"), s->port)) {
+        forbid(s, req);
+        return;
+    }
+    char qtoken[64];
+    int by_query =
+        aw_request_query(req, "t", qtoken, sizeof qtoken) == 0 && token_eq(qtoken, s->token);
+    const char *htoken = evhttp_find_header(in, "X-Okr-Token");
+    int ok = by_query || (htoken && token_eq(htoken, s->token)) ||
+             aw_cookie_has(evhttp_find_header(in, "Cookie"), s->cookie, s->token);
+    if (!ok) {
+        forbid(s, req);
+        return;
+    }
+    if (by_query) {
+        char set[160];
+        snprintf(set, sizeof set, "%s=%s; Path=/; HttpOnly; SameSite=Strict", s->cookie, s->token);
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie", set);
+    }
+
+    enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+    if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_POST) {
+        s->counts.bad_method++;
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, POST");
+        aw_reply_error(req, 405, "only GET and POST are served");
+        return;
+    }
+    char path[256];
+    aw_request_path(req, path, sizeof path);
+    for (int i = 0; i < s->n_routes; i++)
+        if (strcmp(s->routes[i].path, path) == 0) {
+            s->counts.served++;
+            s->routes[i].fn(req, s->routes[i].arg);
+            return;
+        }
+    s->counts.not_found++;
+    aw_reply_error(req, 404, "no such page");
+}
+
+aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *err, size_t cap)
+{
+    aw_options o = opt ? *opt : (aw_options){0};
+    if (o.port < 0 || o.port > 65535) {
+        snprintf(err, cap, "port %d is not between 0 and 65535", o.port);
+        return NULL;
+    }
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        snprintf(err, cap, "getrandom: %s", strerror(errno));
+        return NULL;
+    }
+    aw_server *s = ar_xcalloc(1, sizeof *s);
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(s->token + 2 * i, 3, "%02x", raw[i]);
+    s->http = evhttp_new(base);
+    if (!s->http) {
+        snprintf(err, cap, "evhttp_new failed");
+        free(s);
+        return NULL;
+    }
+    evhttp_set_max_headers_size(s->http,
+                                (ev_ssize_t)(o.max_header_size ? o.max_header_size : 8192));
+    evhttp_set_max_body_size(s->http, (ev_ssize_t)(o.max_body_size ? o.max_body_size : 65536));
+    evhttp_set_timeout(s->http, o.timeout_s > 0 ? o.timeout_s : 60);
+    /* Every method reaches dispatch, which answers what is neither GET nor POST with 405 after
+     * the token check (evhttp's own refusal would carry none of our headers). */
+    evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
+                                            EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
+                                            EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
+                                            EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
+    evhttp_set_gencb(s->http, dispatch, s);
+    struct evhttp_bound_socket *h =
+        o.listen_fd > 0 ? evhttp_accept_socket_with_handle(s->http, o.listen_fd)
+                        : evhttp_bind_socket_with_handle(s->http, "127.0.0.1", (ev_uint16_t)o.port);
+    if (!h) {
+        snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", o.port, strerror(errno));
+        evhttp_free(s->http);
+        free(s);
+        return NULL;
+    }
+    struct sockaddr_in sa;
+    socklen_t len = sizeof sa;
+    if (getsockname(evhttp_bound_socket_get_fd(h), (struct sockaddr *)&sa, &len) == 0)
+        s->port = ntohs(sa.sin_port);
+    snprintf(s->cookie, sizeof s->cookie, "okr_t_%d", s->port);
+    return s;
+}
+
+int aw_listen(int port, char *err, size_t cap)
+{
+    if (port < 0 || port > 65535) {
+        snprintf(err, cap, "port %d is not between 0 and 65535", port);
+        return -1;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        snprintf(err, cap, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 64) < 0) {
+        snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void aw_server_free(aw_server *s)
+{
+    if (!s)
+        return;
+    evhttp_free(s->http);
+    for (int i = 0; i < s->n_routes; i++)
+        free(s->routes[i].path);
+    free(s);
+}
+
+int aw_server_port(const aw_server *s)
+{
+    return s->port;
+}
+
+const char *aw_server_token(const aw_server *s)
+{
+    return s->token;
+}
+
+void aw_server_url(const aw_server *s, const char *path, char *out, size_t cap)
+{
+    snprintf(out, cap, "http://127.0.0.1:%d%s?t=%s", s->port, path && *path ? path : "/", s->token);
+}
+
+int aw_server_route(aw_server *s, const char *path, aw_handler handler, void *arg)
+{
+    if (s->n_routes >= AW_MAX_ROUTES)
+        return -1;
+    for (int i = 0; i < s->n_routes; i++)
+        if (strcmp(s->routes[i].path, path) == 0)
+            return -1;
+    s->routes[s->n_routes++] = (route){ar_xstrdup(path), handler, arg};
+    return 0;
+}
+
+aw_counts aw_server_counts(const aw_server *s)
+{
+    return s->counts;
+}
+
+void aw_reply(struct evhttp_request *req, int status, const char *content_type, const void *body,
+              size_t n)
+{
+    security_headers(req);
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_remove_header(h, "Content-Type");
+    evhttp_add_header(h, "Content-Type", content_type);
+    struct evbuffer *buf = evbuffer_new();
+    if (buf && n)
+        evbuffer_add(buf, body, n);
+    const char *reason = status == 200   ? "OK"
+                         : status == 400 ? "Bad Request"
+                         : status == 403 ? "Forbidden"
+                         : status == 404 ? "Not Found"
+                         : status == 405 ? "Method Not Allowed"
+                         : status == 409 ? "Conflict"
+                         : status == 413 ? "Payload Too Large"
+                                         : NULL;
+    evhttp_send_reply(req, status, reason, buf);
+    if (buf)
+        evbuffer_free(buf);
+}
+
+void aw_reply_json(struct evhttp_request *req, int status, json_t *body)
+{
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    if (body && !text)
+        text = ar_xstrdup("{\"error\":\"reply could not be encoded\"}");
+    const char *t = text ? text : "{}";
+    aw_reply(req, status, "application/json; charset=utf-8", t, strlen(t));
+    free(text);
+    json_decref(body);
+}
+
+void aw_reply_error(struct evhttp_request *req, int status, const char *message)
+{
+    aw_reply_json(req, status, json_pack("{s:s}", "error", message ? message : "error"));
+}
+
+void aw_request_path(struct evhttp_request *req, char *out, size_t cap)
+{
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    const char *p = uri ? evhttp_uri_get_path(uri) : NULL;
+    if (!p || !*p)
+        p = uri ? "/" : "";
+    if (strlen(p) >= cap)
+        p = "";
+    snprintf(out, cap, "%s", p);
+}
+
+int aw_request_query(struct evhttp_request *req, const char *key, char *out, size_t cap)
+{
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    const char *q = uri ? evhttp_uri_get_query(uri) : NULL;
+    if (!q)
+        return -1;
+    struct evkeyvalq kv;
+    TAILQ_INIT(&kv);
+    int rc = -1;
+    if (evhttp_parse_query_str(q, &kv) == 0) {
+        const char *v = evhttp_find_header(&kv, key);
+        if (v && strlen(v) < cap) {
+            snprintf(out, cap, "%s", v);
+            rc = 0;
+        }
+    }
+    evhttp_clear_headers(&kv);
+    return rc;
+}
+
+json_t *aw_parse_object(const char *data, size_t n, char *err, size_t cap)
+{
+    if (n == 0) {
+        snprintf(err, cap, "empty body: a JSON object was expected");
+        return NULL;
+    }
+    /* jansson would accept thousands of nested arrays; nothing we read nests past a few. */
+    int depth = 0, in_str = 0, esc = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = data[i];
+        if (in_str) {
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '{' || c == '[') {
+            if (++depth > AW_MAX_DEPTH) {
+                snprintf(err, cap, "JSON nested deeper than %d", AW_MAX_DEPTH);
+                return NULL;
+            }
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+    }
+    json_error_t je;
+    json_t *v = json_loadb(data, n, JSON_REJECT_DUPLICATES, &je);
+    if (!v) {
+        snprintf(err, cap, "bad JSON at line %d column %d: %s", je.line, je.column, je.text);
+        return NULL;
+    }
+    if (!json_is_object(v)) {
+        json_decref(v);
+        snprintf(err, cap, "a JSON object was expected");
+        return NULL;
+    }
+    return v;
+}
+
+json_t *aw_request_json(struct evhttp_request *req, char *err, size_t cap)
+{
+    struct evbuffer *in = evhttp_request_get_input_buffer(req);
+    size_t n = in ? evbuffer_get_length(in) : 0;
+    const char *data = n ? (const char *)evbuffer_pullup(in, (ev_ssize_t)n) : "";
+    return aw_parse_object(data, n, err, cap);
+}

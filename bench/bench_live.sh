@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# bench_live.sh [BUILD_DIR] [ROUNDS] [DEALS] - does watching a tournament live slow it down?
+# Games per second of one tournament of fast bots (the C random and greedy starter bots, laws
+# at 3 seats, 2 jobs) played three ways in each round, in turn: without --serve, with --serve
+# and no viewer, and with --serve and 20 viewers long-polling the state the whole time (20
+# threads of one python process, each asking again as soon as it has an answer, as the page
+# does). Rounds interleave the three so that a busy machine hurts all three alike; the
+# figures are the median per mode and its ratio to no --serve. Target: at most 5% slower.
+set -euo pipefail
+BUILD=${1:-build}
+ROUNDS=${2:-3}
+DEALS=${3:-6}
+ARENA="$BUILD/arena/arena"
+B=$(readlink -f "$BUILD")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+{
+    printf '[tournament]\nname = bench-live\nrules = laws\nseats = 3\ndeals = %d\nseed = 4\nbootstrap = 0\n' "$DEALS"
+    printf '[clocks]\ndecision_ms = 1000\n'
+    for i in 1 2; do printf '[entrant random%d]\ncommand = %s/bots/random_bot\n' $i "$B"; done
+    for i in 1 2; do printf '[entrant greedy%d]\ncommand = %s/bots/greedy_bot\n' $i "$B"; done
+} >"$TMP/b.tour"
+
+cat >"$TMP/viewers.py" <<'PY'
+import json, sys, threading, time, urllib.parse, http.client
+url, n = sys.argv[1], int(sys.argv[2])
+u = urllib.parse.urlparse(url)
+tok = urllib.parse.parse_qs(u.query)["token"][0]
+got = [0] * n
+def viewer(i):
+    v = 0
+    while True:
+        try:
+            c = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+            c.request("GET", "/?token=" + tok)
+            c.getresponse().read()
+            while True:
+                c.request("GET", "/state?since=%d&token=%s" % (v, tok))
+                r = c.getresponse()
+                body = r.read()
+                if r.status == 200:
+                    v = json.loads(body)["version"]
+                    got[i] += 1
+        except Exception:
+            time.sleep(0.05)  # the server went away at the end of the run
+for i in range(n):
+    threading.Thread(target=viewer, args=(i,), daemon=True).start()
+while True:
+    time.sleep(1)
+    open(sys.argv[3], "w").write("%d\n" % sum(got))
+PY
+
+run() { # MODE ROUND: prints games/s
+    local mode=$1 out="$TMP/o-$1-$2" t0 t1 games
+    local extra=()
+    [ "$mode" != off ] && extra=(--serve --serve-linger 0)
+    t0=$(date +%s.%N)
+    if [ "$mode" = viewers ]; then
+        "$ARENA" tournament "$TMP/b.tour" --out "$out" --jobs 2 --quiet "${extra[@]}" 2>"$TMP/se" &
+        local pid=$! url=""
+        for _ in $(seq 200); do
+            url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?token=[0-9a-f]*' "$TMP/se" | head -1 || true)
+            [ -n "$url" ] && break
+            sleep 0.01
+        done
+        python3 "$TMP/viewers.py" "$url" 20 "$TMP/answers" &
+        local vp=$!
+        wait $pid
+        kill $vp 2>/dev/null
+        wait $vp 2>/dev/null || true
+        echo "   (20 viewers got $(cat "$TMP/answers" 2>/dev/null || echo '?') state answers)" >&2
+    else
+        "$ARENA" tournament "$TMP/b.tour" --out "$out" --jobs 2 --quiet "${extra[@]}" 2>/dev/null
+    fi
+    t1=$(date +%s.%N)
+    games=$(wc -l <"$out/journal.jsonl")
+    python3 -c "print('%.2f' % ($games / ($t1 - $t0)))"
+    rm -rf "$out"
+}
+
+echo "tournament: 4 bots (2 random_bot, 2 greedy_bot), laws, 3 seats, $DEALS deals, 2 jobs; $ROUNDS rounds"
+declare -A all
+for r in $(seq "$ROUNDS"); do
+    for mode in off serve viewers; do
+        g=$(run $mode "$r")
+        all[$mode]="${all[$mode]:-} $g"
+        echo "round $r  $mode  $g games/s"
+    done
+done
+python3 - "${all[off]}" "${all[serve]}" "${all[viewers]}" <<'PY'
+import statistics, sys
+off, serve, view = ([float(x) for x in a.split()] for a in sys.argv[1:])
+m = statistics.median(off)
+for name, xs in (("no --serve", off), ("--serve, 0 viewers", serve), ("--serve, 20 viewers", view)):
+    print("%-22s median %7.2f games/s  ratio %.3f  (%s)" % (name, statistics.median(xs),
+          statistics.median(xs) / m, " ".join("%.2f" % x for x in xs)))
+PY

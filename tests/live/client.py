@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""client.py URL OUTDIR MODE - hostile and honest requests to an `arena ... --serve` server.
+
+MODE "hostile": while the run goes on, every kind of bad request (no or wrong token, wrong
+Host, methods, unknown paths, traversal, oversized and garbage requests, a flood of idle
+connections and of long polls); each must get an error status (or, for bytes that are not
+HTTP, a closed connection), and the server must still answer a good request afterwards.
+Prints "ok ..." / "FAIL ..." lines; exits 1 on any failure."""
+import http.client
+import json
+import select
+import socket
+import sys
+import time
+import urllib.parse
+
+url, out, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+u = urllib.parse.urlparse(url)
+host, port = u.hostname, u.port
+token = urllib.parse.parse_qs(u.query)["token"][0]
+failed = 0
+
+
+def check(name, cond):
+    global failed
+    print(("ok   " if cond else "FAIL ") + name)
+    if not cond:
+        failed += 1
+
+
+def get(path, method="GET", headers=None, timeout=10):
+    c = http.client.HTTPConnection(host, port, timeout=timeout)
+    c.request(method, path, headers=headers or {})
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    return r.status, dict(r.getheaders()), body
+
+
+def raw(data, timeout=5):
+    """Send bytes, return the status line (or "" when the server closed without one)."""
+    s = socket.create_connection((host, port), timeout=timeout)
+    try:
+        s.sendall(data)
+        got = b""
+        while b"\r\n" not in got:
+            part = s.recv(4096)
+            if not part:
+                break
+            got += part
+        return got.split(b"\r\n")[0].decode("latin-1")
+    except (ConnectionResetError, BrokenPipeError):
+        return ""
+    finally:
+        s.close()
+
+
+def state():
+    st, _, body = get("/state?token=" + token)
+    return st, json.loads(body) if st == 200 else None
+
+
+if mode == "hostile":
+    st, h, body = get("/?token=" + token)
+    check("the page with the token: 200", st == 200 and b"okr-state" in body)
+    check("the page sets the token cookie HttpOnly", "okrlive=" + token in h.get("Set-Cookie", "")
+          and "HttpOnly" in h.get("Set-Cookie", ""))
+    check("the page has a CSP that allows no other host",
+          "default-src 'none'" in h.get("Content-Security-Policy", ""))
+    st, _, _ = get("/state?token=" + token, headers={"Cookie": "okrlive=" + token})
+    check("the cookie alone lets in", get("/state", headers={"Cookie": "okrlive=" + token})[0] == 200)
+    for name, path, hdr in [
+        ("no token", "/", None),
+        ("no token on the state", "/state", None),
+        ("a wrong token", "/?token=" + "0" * 32, None),
+        ("the token minus a character", "/?token=" + token[:-1], None),
+        ("the token plus a character", "/?token=" + token + "0", None),
+        ("a wrong cookie", "/state", {"Cookie": "okrlive=" + "f" * 32}),
+        ("an empty token", "/state?token=", None),
+        ("a 2000-byte token", "/state?token=" + "a" * 2000, None),
+    ]:
+        check(name + ": 403", get(path, headers=hdr)[0] == 403)
+    check("a replay without the token: 403", get("/replay/x.html")[0] == 403)
+    check("the report without the token: 403", get("/report")[0] == 403)
+    check("another Host (DNS rebinding): 421",
+          get("/state?token=" + token, headers={"Host": "evil.example:%d" % port})[0] == 421)
+    for m in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]:
+        check(m + ": 405", get("/state?token=" + token, method=m)[0] == 405)
+    for p in ["/nope", "/state/", "/replay/", "/replay/.html", "/replay/..%2F..%2Fetc%2Fpasswd.html",
+              "/replay/../../etc/passwd.html", "/replay/%2e%2e/results.html",
+              "/table/..html", "/table/.x.html", "/replay/a..b.html", "/replay/x;rm.html", "/replay/%00.html",
+              "//etc/passwd", "/replay/no-such-game.html",
+              "/replay/" + "a" * 300 + ".html", "/../results.json", "/results.json",
+              "/records/", "/journal.jsonl"]:
+        st, _, body = get(p + ("&" if "?" in p else "?") + "token=" + token)
+        check("%s: 404 or 400 (%d)" % (p[:60], st), st in (400, 404) and b"root:" not in body)
+    st, _, body = get("/table/no-such-game.html?token=" + token)
+    check("a table not being played: a page that says so", st == 200 and b"not being played" in body)
+    st = raw(b"GET /state?token=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX: " % port
+             + b"a" * 20000 + b"\r\n\r\n")
+    check("20 kB of headers: refused (%s)" % st, st == "" or st.split()[1] in ("400", "413", "431"))
+    st = raw(b"GET /" + b"a" * 100000 + b" HTTP/1.1\r\n\r\n")
+    check("a 100 kB request line: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "414", "431"))
+    st = raw(b"\x00\xff\xfe garbage \x01\r\n\r\n")
+    check("binary garbage: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "405", "501"))
+    st = raw(b"GET /state?token=" + token.encode() + b" HTTP/9.9\r\n\r\n")
+    check("HTTP/9.9: refused (%s)" % st[:40], st == "" or st.split()[1].startswith(("4", "5")))
+    st = raw(b"POST /state?token=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+             b"Content-Length: 10000000\r\n\r\n" % port + b"x" * 1000)
+    check("a 10 MB body: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "405", "413"))
+    # many connections at once: idle ones, half requests, and more long polls than are held
+    idle = []
+    for _ in range(300):
+        s = socket.create_connection((host, port), timeout=5)
+        idle.append(s)
+    for s in idle[:100]:
+        s.sendall(b"GET /state?tok")  # never finished
+    st, s1 = state()
+    check("with 300 connections open a good request is answered", st == 200)
+    for s in idle:
+        s.close()
+    time.sleep(0.3)
+    st, s2 = state()
+    check("after they all closed the server still answers", st == 200)
+    sys.exit(1 if failed else 0)
+
+if mode == "polls":
+    # more long polls than are held, while nothing changes (the run is over): the ones
+    # beyond the cap get 503 at once, the server stays up
+    # wait until nothing changes any more (an ended table leaves the list a few seconds after
+    # its end; a change answers every held poll and would empty the queue under test)
+    _, s0 = state()
+    for _ in range(40):
+        time.sleep(1)
+        _, s1 = state()
+        if s1["version"] == s0["version"]:
+            break
+        s0 = s1
+    polls = []
+    for _ in range(600):
+        s = socket.create_connection((host, port), timeout=30)
+        s.sendall(b"GET /state?since=%d&token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+                  % (s0["version"], token.encode(), port))
+        polls.append(s)
+    # the answers, as they come (a busy machine may take seconds to accept 600 connections)
+    busy, answered, deadline = 0, set(), time.time() + 20
+    while busy < 600 - 512 and time.time() < deadline:
+        ready, _, _ = select.select([s for s in polls if s not in answered], [], [], 0.5)
+        for s in ready:
+            answered.add(s)
+            if b" 503 " in s.recv(200):
+                busy += 1
+    time.sleep(0.3)
+    ready, _, _ = select.select([s for s in polls if s not in answered], [], [], 0)
+    busy += sum(1 for s in ready if b" 503 " in s.recv(200))
+    check("long polls beyond the cap get 503 (%d of 600)" % busy, busy == 600 - 512)
+    st, _ = state()
+    check("with 600 long polls open a good request is answered", st == 200)
+    for s in polls:
+        s.close()
+    sys.exit(1 if failed else 0)
+
+if mode == "final":
+    # after the run: the page ends on the results, the finished games have replays, the report
+    deadline = time.time() + 240  # a loaded machine with sanitizers is slow
+    s = None
+    while time.time() < deadline:
+        st, s = state()
+        if s and s["state"] == "finished":
+            break
+        time.sleep(0.2)
+    check("the state says finished", s is not None and s["state"] == "finished" and s["final"])
+    r = json.load(open(out + "/results.json"))
+    want = [(x["name"], x["score"]) for x in r["standings"]] if "standings" in r else None
+    got = [(x["name"], x["score"]) for x in s["standings"]]
+    check("final standings equal results.json", want == got)
+    ngames = sum(1 for _ in open(out + "/journal.jsonl"))
+    check("every game counted (%d)" % s["games"], s["games"] == ngames)
+    gid = s["recent"][0]["id"]
+    st, h, body = get("/replay/%s.html?token=%s" % (gid, token))
+    check("a finished game's replay page: 200", st == 200 and b"okReplay" in body or b"replay" in body)
+    st, h, body = get("/report?token=" + token)
+    check("the report: 200", st == 200 and b"t-standings" in body)
+    sys.exit(1 if failed else 0)
+print("unknown mode", mode)
+sys.exit(2)

@@ -1,0 +1,210 @@
+/* test_feed.c - the spectator server's pieces without a socket: which paths are routes (and
+ * which are refused), the token comparison, and the feed: lines released only after the
+ * delay, torn last lines kept back, a rewritten (shorter) journal read again, a game in
+ * progress followed from its record, record names that are not game ids ignored, and the
+ * final standings taken from results.json. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "live/feed.h"
+#include "live/live.h"
+
+static void test_routes(void **state)
+{
+    (void)state;
+    char id[128];
+    assert_int_equal(al_route("/", id, sizeof id), AL_R_PAGE);
+    assert_int_equal(al_route("/state", id, sizeof id), AL_R_STATE);
+    assert_int_equal(al_route("/report", id, sizeof id), AL_R_REPORT);
+    assert_int_equal(al_route("/replay/t1-s0-d0-T0-r1.html", id, sizeof id), AL_R_REPLAY);
+    assert_string_equal(id, "t1-s0-d0-T0-r1");
+    assert_int_equal(al_route("/table/m1-d0-r0.html", id, sizeof id), AL_R_TABLE);
+    assert_string_equal(id, "m1-d0-r0");
+    static const char *const refused[] = {NULL,
+                                          "",
+                                          "/state/",
+                                          "/replay/",
+                                          "/replay/.html",
+                                          "/replay/../x.html",
+                                          "/replay/..html",
+                                          "/replay/.hidden.html",
+                                          "/replay/a/b.html",
+                                          "/replay/a%2fb.html",
+                                          "/replay/a b.html",
+                                          "/replay/x.jsonl",
+                                          "/table/x",
+                                          "/records/x.jsonl",
+                                          "/results.json",
+                                          "//state",
+                                          "/STATE",
+                                          "/replay/a..b.html"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        assert_int_equal(al_route(refused[i], id, sizeof id), AL_R_NONE);
+    char longp[400] = "/replay/";
+    memset(longp + 8, 'a', 300);
+    strcpy(longp + 308, ".html");
+    assert_int_equal(al_route(longp, id, sizeof id), AL_R_NONE);
+}
+
+static void test_token(void **state)
+{
+    (void)state;
+    const char *t = "0123456789abcdef0123456789abcdef";
+    assert_true(al_token_ok("0123456789abcdef0123456789abcdef", t));
+    assert_false(al_token_ok("0123456789abcdef0123456789abcde", t));
+    assert_false(al_token_ok("0123456789abcdef0123456789abcdef0", t));
+    assert_false(al_token_ok("1123456789abcdef0123456789abcdef", t));
+    assert_false(al_token_ok("", t));
+    assert_false(al_token_ok(NULL, t));
+}
+
+static char dir[64];
+
+static void put(const char *name, const char *text, const char *mode)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, mode);
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static json_t *snap(al_feed *f)
+{
+    json_t *j = json_loads(al_feed_snapshot(f, NULL, NULL), 0, NULL);
+    assert_non_null(j);
+    return j;
+}
+
+static long long num(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+#define GAME(i, id, a, b)                                                                          \
+    "{\"game\":" #i ",\"sum\":\"0\",\"data\":{\"game_id\":\"" id "\",\"names\":[\"x\",\"y\"],"     \
+    "\"final_total\":[" #a "," #b "],\"placements\":[1,2],\"verdicts\":[]}}\n"
+
+static void test_feed(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/okr-test-feed-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    al_feed *f = al_feed_new(dir, "tournament", "t", 1.0); /* one second of delay */
+    json_t *j = snap(f);
+    assert_string_equal(json_string_value(json_object_get(j, "state")), "waiting");
+    json_decref(j);
+
+    /* two games and a torn third line */
+    put("journal.jsonl", GAME(0, "g0", 10, 0) GAME(1, "g1", 0, 30) "{\"game\":2,\"su", "w");
+    al_feed_poll(f, 1000);
+    j = snap(f);
+    assert_int_equal(num(j, "games"), 0); /* read, not yet released */
+    json_decref(j);
+    al_feed_poll(f, 1999);
+    j = snap(f);
+    assert_int_equal(num(j, "games"), 0);
+    json_decref(j);
+    al_feed_poll(f, 2000);
+    j = snap(f);
+    assert_int_equal(num(j, "games"), 2);
+    json_t *st = json_object_get(j, "standings");
+    assert_int_equal(json_array_size(st), 2);
+    /* y: 30 points in 2 games, x: 10 */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(st, 0), "name")), "y");
+    assert_true(json_number_value(json_object_get(json_array_get(st, 0), "score")) == 15.0);
+    assert_false(json_is_true(json_object_get(j, "final")));
+    assert_int_equal(al_feed_game_released(f, "g1"), 1);
+    assert_int_equal(al_feed_game_released(f, "g2"), 0);
+    assert_int_equal(al_feed_game_released(f, "../g1"), 0);
+    json_decref(j);
+
+    /* the journal rewritten shorter (a repair): read again from the start */
+    put("journal.jsonl", GAME(0, "g0", 10, 0), "w");
+    al_feed_poll(f, 3000);
+    al_feed_poll(f, 4000);
+    j = snap(f);
+    assert_int_equal(num(j, "games"), 1);
+    json_decref(j);
+
+    /* a game in progress: its record, followed once told of it */
+    mkdir(al_feed_records_dir(f), 0755);
+    put("records/g5.jsonl",
+        "{\"type\":\"header\",\"game_id\":\"g5\",\"names\":[\"x\",\"y\"]}\n"
+        "{\"type\":\"action\",\"n\":0,\"hand\":1,\"seat\":0,\"action\":\"draw\"}\n"
+        "{\"type\":\"action\",\"n\":1,\"hand\":1,\"seat\":0,\"action\":\"disc",
+        "w");
+    al_feed_touch(f, "g5.jsonl");
+    al_feed_touch(f, "..jsonl");    /* not a game id */
+    al_feed_touch(f, ".g.jsonl");   /* hidden */
+    al_feed_touch(f, "g6.txt");     /* not a record */
+    al_feed_touch(f, "../x.jsonl"); /* a path */
+    al_feed_poll(f, 5000);
+    size_t len = 0;
+    assert_null(al_feed_table_record(f, "g5", &len)); /* nothing released yet */
+    al_feed_poll(f, 6000);
+    j = snap(f);
+    json_t *tables = json_object_get(j, "tables");
+    assert_int_equal(json_array_size(tables), 1);
+    json_t *t = json_array_get(tables, 0);
+    assert_string_equal(json_string_value(json_object_get(t, "id")), "g5");
+    assert_int_equal(num(t, "actions"), 1); /* the torn second action is kept back */
+    json_decref(j);
+    char *rec = al_feed_table_record(f, "g5", &len);
+    assert_non_null(rec);
+    assert_int_equal(strchr(rec, '\0') - rec, (long)len);
+    assert_non_null(strstr(rec, "\"draw\""));
+    assert_null(strstr(rec, "disc"));
+    free(rec);
+    put("records/g5.jsonl", "ard 5C\"}\n", "a");
+    al_feed_poll(f, 6500);
+    al_feed_poll(f, 7500);
+    j = snap(f);
+    t = json_array_get(json_object_get(j, "tables"), 0);
+    assert_int_equal(num(t, "actions"), 2);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(t, "moves"), 1), "action")),
+                        "discard 5C");
+    json_decref(j);
+
+    /* the end: results.json's standings, released after the delay */
+    put("results.json",
+        "{\"standings\":[{\"rank\":1,\"name\":\"x\",\"score\":5.5,\"score_ci\":[1,9],\"games\":1,"
+        "\"wins\":1,\"mean_place\":1.0}]}",
+        "w");
+    al_feed_poll(f, 8000);
+    assert_int_equal(al_feed_finished(f), 0);
+    al_feed_poll(f, 9000);
+    assert_int_equal(al_feed_finished(f), 1);
+    j = snap(f);
+    assert_string_equal(json_string_value(json_object_get(j, "state")), "finished");
+    assert_true(json_is_true(json_object_get(j, "final")));
+    st = json_object_get(j, "standings");
+    assert_int_equal(json_array_size(st), 1);
+    assert_true(json_number_value(json_object_get(json_array_get(st, 0), "score")) == 5.5);
+    json_decref(j);
+    al_feed_free(f);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_routes),
+        cmocka_unit_test(test_token),
+        cmocka_unit_test(test_feed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

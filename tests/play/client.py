@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""client.py URL RESPONSES - plays the human seat of `arena play --browser` to the end of the
+game over HTTP, picking a random legal move each turn, and in between sends the server what a
+hostile local program or page would: no token, a wrong token, a wrong Host, a foreign Origin,
+oversized headers and bodies, garbage and non-object JSON, a method other than GET/POST,
+paths outside the routes, an out-of-range move, an answer with another decision's id and the
+replay of an answer already accepted. Each must get its error status and change nothing (the
+state's version does not move); the game must go on to its end. Every JSON body received is
+appended to RESPONSES for scan.py. Exit 0 when all held."""
+import http.client
+import json
+import random
+import socket
+import sys
+import urllib.parse
+
+url = urllib.parse.urlparse(sys.argv[1])
+out = open(sys.argv[2], "a")
+token = urllib.parse.parse_qs(url.query)["t"][0]
+HOST, PORT = url.hostname, url.port
+failures = []
+
+
+def request(method, path, body=None, headers=None, token_=token):
+    h = {"Host": "%s:%d" % (HOST, PORT)}
+    if token_ is not None:
+        h["X-Okr-Token"] = token_
+    h.update(headers or {})
+    c = http.client.HTTPConnection(HOST, PORT, timeout=30)
+    c.request(method, path, body=body, headers=h)
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    if r.getheader("Content-Type", "").startswith("application/json"):
+        out.write(data.decode() + "\n")
+    return r.status, data, r
+
+
+def raw(data):
+    s = socket.create_connection((HOST, PORT), timeout=10)
+    s.sendall(data)
+    got = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += b
+    except (ConnectionResetError, socket.timeout):
+        pass
+    s.close()
+    return got
+
+
+def expect(name, status, want):
+    if status not in want:
+        failures.append("%s: got %s, want %s" % (name, status, want))
+
+
+class Gone(Exception):
+    pass
+
+
+def state(since=None):
+    """The seat's state; Gone once the arena has finished and closed the page's server."""
+    try:
+        st, data, _ = request("GET", "/state" + ("?since=%d" % since if since is not None else ""))
+    except (ConnectionError, OSError):
+        raise Gone()
+    assert st == 200, st
+    return json.loads(data)
+
+
+rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
+hostile_done = False
+old_answer = None
+moves = 0
+st = state()
+gone = False
+while not st["over"]:
+    d = st["decision"]
+    if d is None:
+        try:
+            st = state(st["version"])
+        except Gone:
+            gone = True
+            break
+        continue
+    if not hostile_done:
+        v0 = st["version"]
+        expect("no token", request("GET", "/state", token_=None)[0], {403})
+        expect("wrong token", request("GET", "/state", token_="0" * 32)[0], {403})
+        expect("short token", request("GET", "/state", token_=token[:-1])[0], {403})
+        st403, body, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": 0}),
+                                 token_=None)
+        expect("move without token", st403, {403})
+        if body != b"forbidden\n":
+            failures.append("403 body says more than forbidden: %r" % body[:80])
+        expect("wrong Host", request("GET", "/state", headers={"Host": "evil.example:%d" % PORT})[0], {403})
+        expect("foreign Origin", request("POST", "/act", json.dumps({"id": d["id"], "index": 0}),
+                                         headers={"Origin": "http://evil.example"})[0], {403})
+        expect("garbage JSON", request("POST", "/act", "{not json")[0], {400})
+        expect("JSON array", request("POST", "/act", "[1,2]")[0], {400})
+        expect("index as string", request("POST", "/act", json.dumps({"id": d["id"], "index": "0"}))[0], {400})
+        expect("id as number", request("POST", "/act", json.dumps({"id": 5, "index": 0}))[0], {400})
+        expect("out of range", request("POST", "/act", json.dumps({"id": d["id"], "index": 100000}))[0], {400})
+        expect("negative index", request("POST", "/act", json.dumps({"id": d["id"], "index": -1}))[0], {400})
+        expect("another decision", request("POST", "/act", json.dumps({"id": str(int(d["id"]) + 1), "index": 0}))[0], {409})
+        expect("deep JSON", request("POST", "/act", "[" * 1000)[0], {400})
+        expect("huge body", request("POST", "/act", "{" + " " * 100000 + "}")[0], {400, 413})
+        expect("PUT", request("PUT", "/act", "{}")[0], {405})
+        expect("path traversal", request("GET", "/../../etc/passwd")[0], {404})
+        expect("file-like path", request("GET", "/play.html")[0], {404})
+        expect("act by GET", request("GET", "/act")[0], {405})
+        expect("since garbage", request("GET", "/state?since=abc")[0], {400})
+        big = b"GET /state HTTP/1.1\r\nHost: %s:%d\r\nX-Okr-Token: %s\r\nX-Pad: %s\r\n\r\n" % (
+            HOST.encode(), PORT, token.encode(), b"x" * 20000)
+        r = raw(big)
+        if r and not r.startswith((b"HTTP/1.1 400", b"HTTP/1.1 413", b"HTTP/1.1 431")):
+            failures.append("oversized headers answered %r" % r[:40])
+        r = raw(b"\x00\x01\x02garbage\r\n\r\n")
+        if r and not r.startswith(b"HTTP/1.1 400"):
+            failures.append("garbage request answered %r" % r[:40])
+        after = state()
+        if after["version"] != v0 or after["decision"] is None or after["decision"]["id"] != d["id"]:
+            failures.append("a refused request changed the state")
+        hostile_done = True
+    i = rng.randrange(len(d["legal"]))
+    status, _, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": i}))
+    expect("legal move", status, {200})
+    moves += 1
+    if old_answer is None:
+        old_answer = (d["id"], i)
+    elif moves == 5:
+        # a replayed answer (the first one) and a second answer to the same decision
+        v1 = state()["version"]
+        expect("replayed answer", request("POST", "/act", json.dumps({"id": old_answer[0], "index": old_answer[1]}))[0], {409})
+        expect("answer twice", request("POST", "/act", json.dumps({"id": d["id"], "index": i}))[0], {409})
+    try:
+        st = state()
+    except Gone:
+        gone = True
+        break
+
+if not hostile_done:
+    failures.append("the game ended before the human's first decision")
+if not gone and not st.get("game_end") and not st["over"]:
+    failures.append("the game did not end")
+for f in failures:
+    print("FAIL " + f)
+print("client: %d moves, %d failures, arena finished: %s" % (moves, len(failures), gone or st["over"]))
+sys.exit(1 if failures else 0)

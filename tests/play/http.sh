@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# http.sh BUILD_DIR HELPERS_DIR - `arena play --browser` over HTTP (client.py): a scripted
+# human plays a whole gin game against @random through the page's API while hostile requests
+# (no or wrong token, wrong Host or Origin, oversized, garbage JSON, another decision's id, a
+# replayed answer, out-of-range moves, other methods and paths) each get their error and change
+# nothing; the game is recorded, replays and verifies, and nothing the seat received holds a
+# concealed card of the other seat (scan.py against the record). Then a laws game with 3 seats.
+source "$(dirname "$0")/../match/lib.bash" "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# play_http NAME SEAT ARGS...: run arena play in the background, drive it with client.py
+play_http() {
+    local name=$1 seat=$2
+    shift 2
+    "$ARENA" play --human "$seat" -o "$TMP/$name" "$@" >"$TMP/$name.out" 2>&1 </dev/null &
+    local pid=$! url="" i
+    for i in $(seq 100); do
+        url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/$name.out" 2>/dev/null)
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    check "$name: the URL is printed, on 127.0.0.1 with a 32-digit token" test -n "$url"
+    check "$name: client plays the whole game, every hostile request refused" \
+        timeout 300 python3 "$HERE/client.py" "$url" "$TMP/$name.responses" 11
+    wait "$pid"
+    check "$name: arena play exits 0" test $? -eq 0
+    check "$name: the game is recorded and ends" py "$TMP/$name" \
+        'len(g) == 1' 'bots["you"]["games"] == 1' 'not any(bots["you"]["errors"].values())'
+    check "$name: the record replays and verifies" "$ARENA" replay "$TMP/$name" --game 0 --quiet
+    check "$name: no concealed card of another seat in any response" \
+        python3 "$HERE/scan.py" "$ARENA" "$TMP/$name" "$seat" "$TMP/$name.responses"
+}
+
+play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
+play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
+
+# the scan can fail: a state showing the other seat's dealt hand as the human's is caught
+python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
+import json, re, sys
+t = open(sys.argv[1] + "/referee.html").read()
+d = json.loads(re.search(r'id="okr-data">(.*?)</script>', t, re.S).group(1))
+other = d["frames"][0]["hs"][1].split()
+print(json.dumps({"view": {"hand_no": 1, "hand": other, "pile": [], "melds": [], "upcard": None},
+                  "decision": None, "events": []}))
+PY
+python3 "$HERE/scan.py" "$ARENA" "$TMP/gin" 0 "$TMP/planted.jsonl" 2>"$TMP/planted.err"
+check "the scan catches a planted concealed card" test $? -eq 1 -a -s "$TMP/planted.err"
+
+# a port that is taken is a usage error, said before anything runs
+python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(5)' >"$TMP/port" &
+for i in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+out=$("$ARENA" play --rules gin --bot @random --port "$(cat "$TMP/port")" -o "$TMP/taken" 2>&1)
+check "a taken --port is refused (exit 2) with the reason" test $? -eq 2 -a -n "$(grep -F 'cannot listen on 127.0.0.1' <<<"$out")"
+out=$("$ARENA" play --rules gin --bot @random --practice -o "$TMP/pr" 2>&1)
+check "--practice says it is not built yet (exit 2)" test $? -eq 2
+finish

@@ -1,0 +1,384 @@
+/* test_web.c - the HTTP layer (arena/web/web.h) over real loopback connections: the token
+ * (query, cookie, header; wrong or missing = 403 and no handler runs), the Host and Origin
+ * checks, exact routes, 404/405, the size caps, the security headers on every answer, JSON
+ * bodies (garbage, deep nesting, not an object), and that the server listens on 127.0.0.1
+ * only. One thread: a client socket connects (the kernel completes it from the backlog), writes
+ * its whole request, and the test turns the event loop until the server has answered. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "web/web.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+typedef struct {
+    struct event_base *base;
+    aw_server *srv;
+    int hits; /* handler calls */
+    char last_body[256];
+} fixture;
+
+static void hello(struct evhttp_request *req, void *arg)
+{
+    fixture *f = arg;
+    f->hits++;
+    aw_reply(req, 200, "text/html; charset=utf-8", "<p>hi</p>", 9);
+}
+
+static void echo(struct evhttp_request *req, void *arg)
+{
+    fixture *f = arg;
+    f->hits++;
+    char err[200];
+    json_t *o = aw_request_json(req, err, sizeof err);
+    if (!o) {
+        aw_reply_error(req, 400, err);
+        return;
+    }
+    json_t *a = json_object_get(o, "a");
+    aw_reply_json(req, 200, json_pack("{s:O?}", "a", a));
+    json_decref(o);
+}
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->base = event_base_new();
+    char err[200];
+    aw_options o = {0};
+    o.max_body_size = 1024;
+    o.max_header_size = 2048;
+    f->srv = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(f->srv);
+    assert_int_equal(aw_server_route(f->srv, "/", hello, f), 0);
+    assert_int_equal(aw_server_route(f->srv, "/echo", echo, f), 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    aw_server_free(f->srv);
+    event_base_free(f->base);
+    free(f);
+    return 0;
+}
+
+/* Send raw bytes, turn the loop until the server closes or 3 s pass; the answer in out. */
+static size_t exchange(fixture *f, const char *raw, size_t n, char *out, size_t cap)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)aw_server_port(f->srv))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    size_t sent = 0, got = 0;
+    for (int rounds = 0; rounds < 3000; rounds++) {
+        if (sent < n) {
+            ssize_t w = write(fd, raw + sent, n - sent);
+            if (w > 0)
+                sent += (size_t)w;
+            else if (w < 0 && errno != EAGAIN)
+                sent = n; /* the server closed on us: read what it said */
+        }
+        event_base_loop(f->base, EVLOOP_NONBLOCK);
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 1) > 0) {
+            ssize_t r = read(fd, out + got, cap - 1 - got);
+            if (r == 0 || (r < 0 && errno != EAGAIN))
+                break;
+            if (r > 0)
+                got += (size_t)r;
+            if (got >= cap - 1)
+                break;
+        }
+    }
+    close(fd);
+    out[got] = 0;
+    return got;
+}
+
+static int status_of(const char *resp)
+{
+    int code = 0;
+    if (sscanf(resp, "HTTP/1.%*d %d", &code) != 1)
+        return -1;
+    return code;
+}
+
+static char resp[16384];
+
+static int get(fixture *f, const char *target, const char *extra_headers)
+{
+    char req[4096];
+    snprintf(req, sizeof req,
+             "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sConnection: close\r\n\r\n", target,
+             aw_server_port(f->srv), extra_headers ? extra_headers : "");
+    exchange(f, req, strlen(req), resp, sizeof resp);
+    return status_of(resp);
+}
+
+static int post(fixture *f, const char *target, const char *headers, const char *body)
+{
+    char req[8192];
+    snprintf(req, sizeof req,
+             "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+             target, aw_server_port(f->srv), headers ? headers : "", strlen(body), body);
+    exchange(f, req, strlen(req), resp, sizeof resp);
+    return status_of(resp);
+}
+
+static void token_in_query_sets_cookie(void **state)
+{
+    fixture *f = *state;
+    const char *tok = aw_server_token(f->srv);
+    assert_int_equal(strlen(tok), 32);
+    assert_int_equal(strspn(tok, "0123456789abcdef"), 32);
+    char target[100];
+    snprintf(target, sizeof target, "/?t=%s", tok);
+    assert_int_equal(get(f, target, NULL), 200);
+    assert_non_null(strstr(resp, "<p>hi</p>"));
+    char cookie[120];
+    snprintf(cookie, sizeof cookie, "Set-Cookie: okr_t_%d=%s; Path=/; HttpOnly; SameSite=Strict",
+             aw_server_port(f->srv), tok);
+    assert_non_null(strstr(resp, cookie));
+    assert_non_null(strstr(resp, "Content-Security-Policy: default-src 'none'"));
+    assert_non_null(strstr(resp, "Referrer-Policy: no-referrer"));
+    assert_non_null(strstr(resp, "X-Content-Type-Options: nosniff"));
+    assert_int_equal(f->hits, 1);
+
+    /* the cookie alone, among others, and the header alone */
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "Cookie: theme=dark; okr_t_%d=%s; x=1\r\n", aw_server_port(f->srv),
+             tok);
+    assert_int_equal(get(f, "/", hdr), 200);
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", tok);
+    assert_int_equal(get(f, "/", hdr), 200);
+    assert_null(strstr(resp, "Set-Cookie")); /* only a ?t= load hands out the cookie */
+    assert_int_equal(f->hits, 3);
+    char url[200];
+    aw_server_url(f->srv, "/", url, sizeof url);
+    char want[200];
+    snprintf(want, sizeof want, "http://127.0.0.1:%d/?t=%s", aw_server_port(f->srv), tok);
+    assert_string_equal(url, want);
+}
+
+static void wrong_token_is_403_and_nothing_else(void **state)
+{
+    fixture *f = *state;
+    char tok[33];
+    snprintf(tok, sizeof tok, "%s", aw_server_token(f->srv));
+    tok[31] = tok[31] == '0' ? '1' : '0'; /* one digit off */
+    char target[100], hdr[200];
+    assert_int_equal(get(f, "/", NULL), 403);
+    assert_non_null(strstr(resp, "\r\n\r\nforbidden\n"));
+    assert_null(strstr(resp, "hi"));
+    assert_null(strstr(resp, "Set-Cookie"));
+    snprintf(target, sizeof target, "/?t=%s", tok);
+    assert_int_equal(get(f, target, NULL), 403);
+    snprintf(hdr, sizeof hdr, "Cookie: okr_t_%d=%s\r\n", aw_server_port(f->srv), tok);
+    assert_int_equal(get(f, "/", hdr), 403);
+    /* the right token under another port's cookie name is not this server's cookie */
+    snprintf(hdr, sizeof hdr, "Cookie: okr_t_1=%s\r\n", aw_server_token(f->srv));
+    assert_int_equal(get(f, "/", hdr), 403);
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %.31s\r\n", aw_server_token(f->srv));
+    assert_int_equal(get(f, "/", hdr), 403);
+    /* a 404 is not told to someone without the token either */
+    assert_int_equal(get(f, "/nowhere", NULL), 403);
+    assert_int_equal(post(f, "/echo", NULL, "{\"a\":1}"), 403);
+    assert_int_equal(f->hits, 0);
+    assert_int_equal(aw_server_counts(f->srv).forbidden, 7);
+}
+
+static void host_and_origin_checked(void **state)
+{
+    fixture *f = *state;
+    char hdr[300], raw[600];
+    const char *tok = aw_server_token(f->srv);
+    /* DNS rebinding: the right token but the page was loaded as evil.example */
+    snprintf(raw, sizeof raw,
+             "GET /?t=%s HTTP/1.1\r\nHost: evil.example:%d\r\nConnection: close\r\n\r\n", tok,
+             aw_server_port(f->srv));
+    exchange(f, raw, strlen(raw), resp, sizeof resp);
+    assert_int_equal(status_of(resp), 403);
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\nOrigin: http://evil.example\r\n", tok);
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":1}"), 403);
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\nOrigin: http://localhost:%d\r\n", tok,
+             aw_server_port(f->srv));
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":1}"), 200);
+    assert_int_equal(f->hits, 1);
+    assert_true(aw_host_ok("localhost:80", 80));
+    assert_false(aw_host_ok("localhost:8080", 80));
+    assert_false(aw_host_ok("127.0.0.1", 80));
+    assert_false(aw_host_ok(NULL, 80));
+}
+
+static void routes_exact_and_methods(void **state)
+{
+    fixture *f = *state;
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    assert_int_equal(get(f, "/echo/../", hdr), 404);
+    assert_int_equal(get(f, "/etc/passwd", hdr), 404);
+    assert_int_equal(get(f, "/%2e%2e/", hdr), 404);
+    assert_non_null(strstr(resp, "application/json"));
+    assert_non_null(strstr(resp, "{\"error\":\"no such page\"}"));
+    assert_int_equal(get(f, "/echox", hdr), 404);
+    char raw[400];
+    snprintf(raw, sizeof raw,
+             "DELETE / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Okr-Token: %s\r\nConnection: "
+             "close\r\n\r\n",
+             aw_server_port(f->srv), aw_server_token(f->srv));
+    exchange(f, raw, strlen(raw), resp, sizeof resp);
+    assert_int_equal(status_of(resp), 405);
+    assert_non_null(strstr(resp, "Allow: GET, POST"));
+    assert_int_equal(f->hits, 0);
+    assert_int_equal(aw_server_route(f->srv, "/echo", hello, f), -1); /* taken */
+}
+
+static void json_bodies(void **state)
+{
+    fixture *f = *state;
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":[1,2]}"), 200);
+    assert_non_null(strstr(resp, "{\"a\":[1,2]}"));
+    assert_non_null(strstr(resp, "Content-Type: application/json"));
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":"), 400);
+    assert_non_null(strstr(resp, "bad JSON"));
+    assert_int_equal(post(f, "/echo", hdr, "[1]"), 400);
+    assert_non_null(strstr(resp, "object was expected"));
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":1,\"a\":2}"), 400);
+    assert_int_equal(post(f, "/echo", hdr, ""), 400);
+    char deep[200] = "{\"a\":";
+    for (int i = 0; i < 40; i++)
+        strcat(deep, "[");
+    assert_int_equal(post(f, "/echo", hdr, deep), 400);
+    assert_non_null(strstr(resp, "nested deeper"));
+    /* a bracket inside a string does not count as nesting */
+    assert_int_equal(post(f, "/echo", hdr, "{\"a\":\"[[[[[[[[[[[[[[[[[[[[[[[[\"}"), 200);
+}
+
+static void size_caps(void **state)
+{
+    fixture *f = *state;
+    char hdr[4000];
+    int n = snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\nX-Pad: ", aw_server_token(f->srv));
+    memset(hdr + n, 'x', 3000);
+    strcpy(hdr + n + 3000, "\r\n");
+    int code = get(f, "/", hdr);
+    assert_true(code == 400 || code == 413 || code == 431 || code == -1); /* closed is fine */
+    char body[3000];
+    memset(body, ' ', sizeof body - 1);
+    body[sizeof body - 1] = 0;
+    body[0] = '{';
+    body[sizeof body - 2] = '}';
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    code = post(f, "/echo", hdr, body);
+    assert_true(code == 413 || code == 400 || code == -1);
+    assert_int_equal(f->hits, 0);
+    /* garbage that is not HTTP at all */
+    const char *junk = "\x01\x02 not http at all\r\n\r\n";
+    exchange(f, junk, strlen(junk), resp, sizeof resp);
+    assert_true(status_of(resp) == 400 || resp[0] == 0);
+    /* and the server still answers afterwards */
+    assert_int_equal(get(f, "/", hdr), 200);
+    assert_int_equal(f->hits, 1);
+}
+
+static void loopback_only(void **state)
+{
+    fixture *f = *state;
+    /* the port is not reachable on another local address: bind took 127.0.0.1 only, so a
+     * second server may take the same port on 127.0.0.2 */
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)aw_server_port(f->srv))};
+    inet_pton(AF_INET, "127.0.0.2", &sa.sin_addr);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    close(fd);
+    /* the same port on 127.0.0.1 is taken: a second server says so */
+    char err[200];
+    aw_options o = {.port = aw_server_port(f->srv)};
+    aw_server *two = aw_server_new(f->base, &o, err, sizeof err);
+    assert_null(two);
+    assert_non_null(strstr(err, "cannot listen on 127.0.0.1:"));
+    o.port = 70000;
+    assert_null(aw_server_new(f->base, &o, err, sizeof err));
+    /* two servers get different tokens */
+    o.port = 0;
+    two = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(two);
+    assert_string_not_equal(aw_server_token(two), aw_server_token(f->srv));
+    aw_server_free(two);
+}
+
+static void listen_first_then_serve(void **state)
+{
+    fixture *f = *state;
+    char err[200];
+    int fd = aw_listen(0, err, sizeof err);
+    assert_true(fd > 0);
+    aw_options o = {.listen_fd = fd, .port = 1}; /* port is ignored with a socket */
+    aw_server *two = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(two);
+    assert_int_not_equal(aw_server_port(two), 1);
+    assert_int_equal(aw_server_route(two, "/", hello, f), 0);
+    aw_server *keep = f->srv;
+    f->srv = two;
+    char hdr[100];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(two));
+    assert_int_equal(get(f, "/", hdr), 200);
+    assert_int_equal(f->hits, 1);
+    f->srv = keep;
+    aw_server_free(two);
+    assert_int_equal(aw_listen(70000, err, sizeof err), -1);
+}
+
+static void cookie_parsing(void **state)
+{
+    (void)state;
+    const char *t = "0123456789abcdef0123456789abcdef";
+    assert_true(aw_cookie_has("okr_t_5=0123456789abcdef0123456789abcdef", "okr_t_5", t));
+    assert_true(aw_cookie_has("a=b;okr_t_5=0123456789abcdef0123456789abcdef ", "okr_t_5", t));
+    assert_false(aw_cookie_has("xokr_t_5=0123456789abcdef0123456789abcdef", "okr_t_5", t));
+    assert_false(aw_cookie_has("okr_t_55=0123456789abcdef0123456789abcdef", "okr_t_5", t));
+    assert_false(aw_cookie_has("okr_t_5=0123456789abcdef0123456789abcde", "okr_t_5", t));
+    assert_false(aw_cookie_has("okr_t_5=0123456789abcdef0123456789abcdef0", "okr_t_5", t));
+    assert_false(aw_cookie_has("okr_t_5=", "okr_t_5", t));
+    assert_false(aw_cookie_has(";;;", "okr_t_5", t));
+    assert_false(aw_cookie_has(NULL, "okr_t_5", t));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(token_in_query_sets_cookie, setup, teardown),
+        cmocka_unit_test_setup_teardown(wrong_token_is_403_and_nothing_else, setup, teardown),
+        cmocka_unit_test_setup_teardown(host_and_origin_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(routes_exact_and_methods, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_bodies, setup, teardown),
+        cmocka_unit_test_setup_teardown(size_caps, setup, teardown),
+        cmocka_unit_test_setup_teardown(loopback_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(listen_first_then_serve, setup, teardown),
+        cmocka_unit_test(cookie_parsing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
