@@ -22,6 +22,9 @@ play_http() {
     check "$name: the URL is printed, on 127.0.0.1 with a 32-digit token" test -n "$url"
     check "$name: client plays the whole game, every hostile request refused" \
         timeout 300 python3 "$HERE/client.py" "$url" "$TMP/$name.responses" 11
+    # a scripted human that failed leaves the arena waiting for it: end it after 20 s
+    for i in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null
     wait "$pid"
     check "$name: arena play exits 0" test $? -eq 0
     check "$name: the game is recorded and ends" py "$TMP/$name" \
