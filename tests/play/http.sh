@@ -37,6 +37,27 @@ play_http() {
 play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
 play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
 
+# leaving: POST /quit is the seat's RE "left the game", recorded as for a bot; the match ends
+"$ARENA" play --rules gin --bot @random --seed 3 -o "$TMP/quit" >"$TMP/quit.out" 2>&1 </dev/null &
+qpid=$!
+for i in $(seq 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/quit.out" 2>/dev/null) && break
+    sleep 0.1
+done
+python3 - "$url" <<'PY'
+import http.client, sys, urllib.parse
+u = urllib.parse.urlparse(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+c.request("POST", "/quit", body=b"", headers={"X-Okr-Token": u.query[2:]})
+print(c.getresponse().status)
+PY
+for i in $(seq 100); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.1; done
+kill "$qpid" 2>/dev/null
+wait "$qpid"
+check "quit: arena play ends by itself and exits 0" test $? -eq 0
+check "quit: the human's seat is RE 'left the game' in the record" py "$TMP/quit" \
+    'bots["you"]["errors"]["RE"] == 1' '"left the game" in open("'"$TMP/quit"'/games.jsonl").read()'
+
 # the scan can fail: a state showing the other seat's dealt hand as the human's is caught
 python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
 import json, re, sys
