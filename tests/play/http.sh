@@ -58,6 +58,13 @@ check "quit: arena play ends by itself and exits 0" test $? -eq 0
 check "quit: the human's seat is RE 'left the game' in the record" py "$TMP/quit" \
     'bots["you"]["errors"]["RE"] == 1' '"left the game" in open("'"$TMP/quit"'/games.jsonl").read()'
 
+# the human's clock: a seat that does not answer within --human-ms gets a TLE, as a bot would
+sleep 4 | timeout 60 "$ARENA" play --tty --human-ms 300 --rules gin --bot @random --seed 3 \
+    -o "$TMP/tle" >"$TMP/tle.out" 2>&1
+check "clock: arena play exits 0 after the human's TLE" test $? -eq 0
+check "clock: the human's seat is TLE after 300 ms" py "$TMP/tle" 'bots["you"]["errors"]["TLE"] == 1' \
+    '"no Choice within 300 ms" in open("'"$TMP/tle"'/games.jsonl").read()'
+
 # the scan can fail: a state showing the other seat's dealt hand as the human's is caught
 python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
 import json, re, sys
