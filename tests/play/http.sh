@@ -37,6 +37,25 @@ play_http() {
 play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
 play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
 
+# the same seat kind in a match: arena match --human, two games (the seats rotate)
+"$ARENA" match --rules gin --rule max_hands=1 --games 2 --bot @random --human 1 --seed 6 \
+    --out "$TMP/match" --quiet >"$TMP/match.out" 2>&1 </dev/null &
+mpid=$!
+for i in $(seq 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/match.out" 2>/dev/null) && break
+    sleep 0.1
+done
+check "match --human: the client plays both games" \
+    timeout 300 python3 "$HERE/client.py" "$url" "$TMP/match.responses" 3
+for i in $(seq 200); do kill -0 "$mpid" 2>/dev/null || break; sleep 0.1; done
+kill "$mpid" 2>/dev/null
+wait "$mpid"
+check "match --human: exits 0" test $? -eq 0
+check "match --human: two games recorded, the human in both, no verdict" py "$TMP/match" \
+    'len(g) == 2' 'bots["you"]["games"] == 2' 'not any(bots["you"]["errors"].values())'
+out=$("$ARENA" match --rules gin --bot @random --human 0 --practice --out "$TMP/mp" 2>&1)
+check "match --practice is refused (exit 2)" test $? -eq 2
+
 # leaving: POST /quit is the seat's RE "left the game", recorded as for a bot; the match ends
 "$ARENA" play --rules gin --bot @random --seed 3 -o "$TMP/quit" >"$TMP/quit.out" 2>&1 </dev/null &
 qpid=$!
