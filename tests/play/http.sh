@@ -82,7 +82,7 @@ sleep 4 | timeout 60 "$ARENA" play --tty --human-ms 300 --rules gin --bot @rando
     -o "$TMP/tle" >"$TMP/tle.out" 2>&1
 check "clock: arena play exits 0 after the human's TLE" test $? -eq 0
 check "clock: the human's seat is TLE after 300 ms" py "$TMP/tle" 'bots["you"]["errors"]["TLE"] == 1' \
-    '"no Choice within 300 ms" in open("'"$TMP/tle"'/games.jsonl").read()'
+    '"no Choice within 300 ms, the hard limit of one decision (--human-ms)" in open("'"$TMP/tle"'/games.jsonl").read()'
 
 # the scan can fail: a state showing the other seat's dealt hand as the human's is caught
 python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
