@@ -39,6 +39,17 @@ int ar_cli_bots_check_views(const ar_match_config *cfg);
  * for repeats, then fill l->e. Returns AR_EXIT_OK or AR_EXIT_USAGE (two equal --name). */
 int ar_cli_bots_finish(ar_cli_bots *l);
 void ar_cli_bots_free(ar_cli_bots *l);
+
+/* A human seat (cli_play.c; docs/play.md): for `arena play` and `arena match --human`. New:
+ * the page's socket is made now, before the sandbox may move the arena into an empty network
+ * namespace (NULL after printing why); the entrant to seat; end: after ar_match_run and
+ * before ar_match_free (shows how the game ended, closes the page), -1 if the page could not
+ * be served; free: last. */
+typedef struct ar_cli_human ar_cli_human;
+ar_cli_human *ar_cli_human_new(int tty, int port, int seat, uint32_t human_ms, uint32_t startup_ms);
+ar_entrant ar_cli_human_entrant(ar_cli_human *h);
+int ar_cli_human_end(ar_cli_human *h);
+void ar_cli_human_free(ar_cli_human *h);
 /* Check a --trace selection after ar_cli_bots_finish: "all", a slot number below `slots`, or
  * the name of an entrant. Returns AR_EXIT_OK, or AR_EXIT_USAGE after saying what it can be. */
 int ar_cli_trace_check(const char *sel, const ar_cli_bots *l, int slots);

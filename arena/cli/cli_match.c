@@ -30,7 +30,10 @@ void ar_match_usage(FILE *out)
             "                   [--log-cap BYTES] [--progress] [--quiet] [--trace SLOT|NAME|all]\n"
             "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
             "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
+            "                   [--human SEAT [--tty | --port P] [--human-ms MS]]\n"
             "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
+            "  --human SEAT: you play slot SEAT yourself (seat SEAT in the first game; the seats\n"
+            "  rotate), in the browser or with --tty in this terminal (docs/play.md).\n"
             "  Duplicate deals: every deal is played N times with the seats rotated; game\n"
             "  (d, r) puts slot (i + r) mod N at seat i; slot k runs bot k mod K (K bots, K <=\n"
             "  N); one process per slot for the whole match. G is rounded up to a multiple of N.\n"
@@ -98,6 +101,8 @@ typedef struct match_opts {
     ar_serve_args serve;
     ar_cli_bots bots;
     ar_sb_args sb;
+    int human, human_tty, human_port; /* --human SEAT (-1: none), --tty, --port */
+    uint32_t human_ms;
 } match_opts;
 
 static int parse_ms(const char *flag, const char *v, uint32_t *out)
@@ -250,6 +255,23 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--human", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--human", v, 0, OKR_MAX_PLAYERS - 1, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->human = (int)n;
+        } else if ((r = ar_flag(argc, argv, &i, "--port", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--port", v, 0, 65535, &n) < 0)
+                return AR_EXIT_USAGE;
+            o->human_port = (int)n;
+        } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
+            if (r < 0 || parse_ms("--human-ms", v, &o->human_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--tty") == 0) {
+            o->human_tty = 1;
+        } else if (strcmp(argv[i], "--practice") == 0) {
+            fprintf(stderr, "arena match: --practice is refused: a match is recorded as played "
+                            "(arena play --practice, when it is built)\n");
+            return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
@@ -272,6 +294,16 @@ static int parse_args(int argc, char **argv, match_opts *o)
     if (o->bots.n == 0) {
         fprintf(stderr, "arena match: at least one --bot is needed\n");
         ar_match_usage(stderr);
+        return AR_EXIT_USAGE;
+    }
+    if (o->human >= o->players) {
+        fprintf(stderr, "arena match: --human %d: the seats are 0 to %d\n", o->human,
+                o->players - 1);
+        return AR_EXIT_USAGE;
+    }
+    if (o->human >= 0 && o->bots.n > o->players - 1) {
+        fprintf(stderr, "arena match: %d bots for the %d seats the human leaves free\n", o->bots.n,
+                o->players - 1);
         return AR_EXIT_USAGE;
     }
     if (o->bots.n > o->players) {
@@ -301,6 +333,11 @@ int ar_match_main(int argc, char **argv)
     o.serve = (ar_serve_args)AR_SERVE_ARGS_INIT;
     ar_sb_args_init(&o.sb);
     al_server *live = NULL;
+    o.human = -1;
+    o.human_ms = 1800000;
+    ar_cli_human *human = NULL;
+    ar_entrant *ents = NULL;
+    int slot_bot[OKR_MAX_PLAYERS];
 
     okr_rules rules;
     int rc = parse_args(argc, argv, &o);
@@ -317,11 +354,23 @@ int ar_match_main(int argc, char **argv)
         rc = ar_cli_bots_finish(&o.bots);
     if (rc == AR_EXIT_OK && o.trace)
         rc = ar_cli_trace_check(o.trace, &o.bots, o.players);
+    /* a human seat (docs/play.md): its page's socket before the sandbox's network namespace */
+    if (rc == AR_EXIT_OK && o.human >= 0 &&
+        !(human = ar_cli_human_new(o.human_tty, o.human_port, o.human, o.human_ms,
+                                   o.clocks.startup_ms)))
+        rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK && o.serve.on) /* before the sandbox takes the network away */
         live = ar_serve_bind(&o.serve, o.out_dir, "match", "match", &rc);
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, o.quiet, o.bots.e, o.bots.n, &sandbox);
+    if (rc == AR_EXIT_OK && human) { /* the bots, then the human in slot --human */
+        ents = ar_xcalloc((size_t)o.bots.n + 1, sizeof *ents);
+        memcpy(ents, o.bots.e, (size_t)o.bots.n * sizeof *ents);
+        ents[o.bots.n] = ar_cli_human_entrant(human);
+        for (int k = 0, b = 0; k < o.players; k++)
+            slot_bot[k] = k == o.human ? o.bots.n : (b++) % o.bots.n;
+    }
     if (rc != AR_EXIT_OK)
         goto out;
 
@@ -343,8 +392,9 @@ int ar_match_main(int argc, char **argv)
         .games_requested = o.games,
         .hands = (int)o.hands,
         .seed = o.seed,
-        .bots = o.bots.e,
-        .nbots = o.bots.n,
+        .bots = human ? ents : o.bots.e,
+        .nbots = o.bots.n + (human != NULL),
+        .slot_bot = human ? slot_bot : NULL,
         .clocks = o.clocks,
         .on_error = o.on_error,
         .substitute = o.substitute,
@@ -367,6 +417,8 @@ int ar_match_main(int argc, char **argv)
         goto out;
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
+    if (human && ar_cli_human_end(human) < 0)
+        mrc = -EIO;
     if (ar_match_results(m))
         ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
     fflush(stdout);
@@ -381,6 +433,8 @@ int ar_match_main(int argc, char **argv)
     live = NULL;
 out:
     al_stop(live);
+    free(ents);
+    ar_cli_human_free(human);
     ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);
     ar_rules_args_free(&o.rules);

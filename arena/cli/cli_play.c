@@ -83,6 +83,71 @@ static void on_connect(ap_seat *s, struct event_base *base, void *ud)
     fflush(stdout);
 }
 
+/* ---- A human seat for any command that runs a match (cli_bots.h) ---- */
+
+struct ar_cli_human {
+    faces f;
+    ap_seat *seat;
+    ar_clocks clocks;
+    int listen_taken;
+};
+
+ar_cli_human *ar_cli_human_new(int tty, int port, int seat_no, uint32_t human_ms,
+                               uint32_t startup_ms)
+{
+    ar_cli_human *h = ar_xcalloc(1, sizeof *h);
+    h->f.tty = tty;
+    h->f.human = seat_no;
+    h->f.colour = isatty(1);
+    h->f.listen_fd = -1;
+    if (!tty) {
+        char err[300];
+        if ((h->f.listen_fd = aw_listen(port, err, sizeof err)) < 0) {
+            fprintf(stderr, "arena: --port: %s\n", err);
+            free(h);
+            return NULL;
+        }
+    }
+    h->seat = ap_seat_new("you");
+    h->clocks = (ar_clocks){startup_ms, human_ms, 0, human_ms};
+    ap_seat_on_connect(h->seat, on_connect, &h->f);
+    return h;
+}
+
+ar_entrant ar_cli_human_entrant(ar_cli_human *h)
+{
+    return (ar_entrant){.name = "you",
+                        .command = "(a human)",
+                        .connect = ap_seat_connect,
+                        .connect_ud = h->seat,
+                        .clocks = &h->clocks};
+}
+
+int ar_cli_human_end(ar_cli_human *h)
+{
+    /* the last frames (HandEnd, GameEnd, Bye) are in the seat's pipe, but the match's loop
+     * has stopped turning: read them, so the page and the terminal show how it ended */
+    for (int i = 0; h->f.base && i < 4 && !ap_seat_over(h->seat); i++)
+        event_base_loop(h->f.base, EVLOOP_NONBLOCK);
+    h->listen_taken = h->f.web != NULL;
+    ap_browser_free(h->f.web); /* a waiting page gets the final state */
+    ap_tty_free(h->f.term);
+    h->f.web = NULL;
+    h->f.term = NULL;
+    ap_seat_detach(h->seat);
+    return h->f.failed ? -1 : 0;
+}
+
+void ar_cli_human_free(ar_cli_human *h)
+{
+    if (!h)
+        return;
+    if (h->f.listen_fd > 0 && !h->listen_taken)
+        close(h->f.listen_fd);
+    ap_seat_free(h->seat);
+    free(h);
+}
+
 static int parse_ms(const char *flag, const char *v, uint32_t *out)
 {
     long long n;
@@ -184,8 +249,8 @@ int ar_play_main(int argc, char **argv)
     o.human_ms = 1800000;
     ar_sb_args_init(&o.sb);
     okr_rules rules;
-    ap_seat *seat = NULL;
-    int listen_fd = -1, listen_taken = 0; /* the page's socket; taken: evhttp closes it */
+    ar_cli_human *human = NULL;
+    ar_entrant *ents = NULL;
     int rc = parse_args(argc, argv, &o);
     if (rc == AR_EXIT_OK)
         rc = ar_rules_build(&o.rules, o.players, &rules);
@@ -199,13 +264,9 @@ int ar_play_main(int argc, char **argv)
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
     /* the page's socket first: the sandbox may move the arena into an empty network namespace */
-    if (rc == AR_EXIT_OK && !o.tty) {
-        char err[300];
-        if ((listen_fd = aw_listen(o.port, err, sizeof err)) < 0) {
-            fprintf(stderr, "arena play: --port: %s\n", err);
-            rc = AR_EXIT_USAGE;
-        }
-    }
+    if (rc == AR_EXIT_OK &&
+        !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms, o.clocks.startup_ms)))
+        rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK)
         rc = ar_sb_setup(&o.sb, 1, o.bots.e, o.bots.n, &sandbox);
@@ -214,21 +275,13 @@ int ar_play_main(int argc, char **argv)
 
     /* entrants: the bots, then the human; slot k is seat k in the first game */
     int n = o.bots.n;
-    ar_entrant *ents = ar_xcalloc((size_t)n + 1, sizeof *ents);
+    ents = ar_xcalloc((size_t)n + 1, sizeof *ents);
     memcpy(ents, o.bots.e, (size_t)n * sizeof *ents);
-    seat = ap_seat_new("you");
-    ar_clocks hc = {o.clocks.startup_ms, o.human_ms, 0, o.human_ms};
-    ents[n] = (ar_entrant){.name = "you",
-                           .command = "(a human)",
-                           .connect = ap_seat_connect,
-                           .connect_ud = seat,
-                           .clocks = &hc};
+    ents[n] = ar_cli_human_entrant(human);
     int slot_bot[OKR_MAX_PLAYERS];
     for (int k = 0, b = 0; k < o.players; k++)
         slot_bot[k] = k == o.human ? n : (b++) % n;
 
-    faces f = {.tty = o.tty, .listen_fd = listen_fd, .colour = isatty(1), .human = o.human};
-    ap_seat_on_connect(seat, on_connect, &f);
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,
@@ -253,32 +306,21 @@ int ar_play_main(int argc, char **argv)
         .stdout_cap = (uint64_t)o.sb.stdout_cap,
         .sandbox = sandbox,
     };
-    if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK) {
-        free(ents);
+    if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
         goto out;
-    }
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
-    /* the last frames (HandEnd, GameEnd, Bye) are in the seat's pipe, but the match's loop
-     * has stopped turning: read them, so the page and the terminal show how it ended */
-    for (int i = 0; f.base && i < 4 && !ap_seat_over(seat); i++)
-        event_base_loop(f.base, EVLOOP_NONBLOCK);
-    listen_taken = f.web != NULL;
-    ap_browser_free(f.web); /* after the match: a waiting page gets the final state */
-    ap_tty_free(f.term);
-    ap_seat_detach(seat);
+    int hrc = ar_cli_human_end(human);
     if (ar_match_results(m))
         ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
     printf("arena play: the game is in %s; see it with: arena replay %s --html\n", o.out_dir,
            o.out_dir);
     fflush(stdout);
-    rc = mrc < 0 || f.failed ? AR_EXIT_FAIL : AR_EXIT_OK;
+    rc = mrc < 0 || hrc < 0 ? AR_EXIT_FAIL : AR_EXIT_OK;
     ar_match_free(m);
-    free(ents);
 out:
-    if (listen_fd > 0 && !listen_taken)
-        close(listen_fd);
-    ap_seat_free(seat);
+    free(ents);
+    ar_cli_human_free(human);
     ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);
     ar_rules_args_free(&o.rules);

@@ -943,8 +943,8 @@ static void on_timer(evutil_socket_t fd, short what, void *ud)
                         b->clocks.hard_ms);
         else if (b->limit_is_hard)
             ar_bot_fail(b, AR_V_TLE, "hard", "",
-                        "no Choice within %.0f ms, the hard limit of one decision (--hard-ms)",
-                        b->limit_ms);
+                        "no Choice within %.0f ms, the hard limit of one decision (%s)",
+                        b->limit_ms, b->connect ? "--human-ms" : "--hard-ms");
         else if (b->clocks.bank_ms)
             ar_bot_fail(b, AR_V_TLE, "bank", "",
                         "no Choice within %.0f ms: %u ms per decision (--decision-ms) + %.0f ms "

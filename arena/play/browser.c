@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 extern const unsigned char ap_asset_play_html[];
 extern const unsigned long ap_asset_play_html_len;
@@ -222,6 +223,13 @@ void ap_browser_free(ap_browser *b)
     for (int i = 0; i < MAX_WAITERS; i++)
         if (b->w[i].req)
             wake(&b->w[i]); /* the final state, so the page says the game is over */
+    /* let those answers leave (evhttp_free drops what is not written yet): half a second
+     * at most, less once nothing is pending */
+    for (int i = 0; i < 50; i++) {
+        event_base_loop(b->base, EVLOOP_NONBLOCK);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     aw_server_free(b->srv);
     free(b);
 }

@@ -22,6 +22,9 @@ play_http() {
     check "$name: the URL is printed, on 127.0.0.1 with a 32-digit token" test -n "$url"
     check "$name: client plays the whole game, every hostile request refused" \
         timeout 300 python3 "$HERE/client.py" "$url" "$TMP/$name.responses" 11
+    # a scripted human that failed leaves the arena waiting for it: end it after 20 s
+    for i in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null
     wait "$pid"
     check "$name: arena play exits 0" test $? -eq 0
     check "$name: the game is recorded and ends" py "$TMP/$name" \
@@ -33,6 +36,53 @@ play_http() {
 
 play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
 play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
+
+# the same seat kind in a match: arena match --human, two games (the seats rotate)
+"$ARENA" match --rules gin --rule max_hands=1 --games 2 --bot @random --human 1 --seed 6 \
+    --out "$TMP/match" --quiet >"$TMP/match.out" 2>&1 </dev/null &
+mpid=$!
+for i in $(seq 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/match.out" 2>/dev/null) && break
+    sleep 0.1
+done
+check "match --human: the client plays both games" \
+    timeout 300 python3 "$HERE/client.py" "$url" "$TMP/match.responses" 3
+for i in $(seq 200); do kill -0 "$mpid" 2>/dev/null || break; sleep 0.1; done
+kill "$mpid" 2>/dev/null
+wait "$mpid"
+check "match --human: exits 0" test $? -eq 0
+check "match --human: two games recorded, the human in both, no verdict" py "$TMP/match" \
+    'len(g) == 2' 'bots["you"]["games"] == 2' 'not any(bots["you"]["errors"].values())'
+out=$("$ARENA" match --rules gin --bot @random --human 0 --practice --out "$TMP/mp" 2>&1)
+check "match --practice is refused (exit 2)" test $? -eq 2
+
+# leaving: POST /quit is the seat's RE "left the game", recorded as for a bot; the match ends
+"$ARENA" play --rules gin --bot @random --seed 3 -o "$TMP/quit" >"$TMP/quit.out" 2>&1 </dev/null &
+qpid=$!
+for i in $(seq 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/quit.out" 2>/dev/null) && break
+    sleep 0.1
+done
+python3 - "$url" <<'PY'
+import http.client, sys, urllib.parse
+u = urllib.parse.urlparse(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+c.request("POST", "/quit", body=b"", headers={"X-Okr-Token": u.query[2:]})
+print(c.getresponse().status)
+PY
+for i in $(seq 100); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.1; done
+kill "$qpid" 2>/dev/null
+wait "$qpid"
+check "quit: arena play ends by itself and exits 0" test $? -eq 0
+check "quit: the human's seat is RE 'left the game' in the record" py "$TMP/quit" \
+    'bots["you"]["errors"]["RE"] == 1' '"left the game" in open("'"$TMP/quit"'/games.jsonl").read()'
+
+# the human's clock: a seat that does not answer within --human-ms gets a TLE, as a bot would
+sleep 4 | timeout 60 "$ARENA" play --tty --human-ms 300 --rules gin --bot @random --seed 3 \
+    -o "$TMP/tle" >"$TMP/tle.out" 2>&1
+check "clock: arena play exits 0 after the human's TLE" test $? -eq 0
+check "clock: the human's seat is TLE after 300 ms" py "$TMP/tle" 'bots["you"]["errors"]["TLE"] == 1' \
+    '"no Choice within 300 ms, the hard limit of one decision (--human-ms)" in open("'"$TMP/tle"'/games.jsonl").read()'
 
 # the scan can fail: a state showing the other seat's dealt hand as the human's is caught
 python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
