@@ -198,6 +198,23 @@ static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
     for (int s = 0; s < rd->players; s++)
         printf(" %d", g->last.total[s]);
     printf("\n");
+    const okr_hand_result *h = &g->last;
+    if (h->knocker >= 0 && h->knock_nmelds > 0) {
+        /* a gin knock is laid face up (RULES G5): every seat sees this */
+        char c[3];
+        printf("   seat %d knocks with", h->knocker);
+        for (int i = 0; i < h->knock_nmelds && i < OKR_GIN_MELDS; i++) {
+            printf("%s", i ? " |" : "");
+            print_cards(h->knock_meld[i].card, h->knock_meld[i].n);
+        }
+        printf("; deadwood");
+        print_cards(h->knock_dead, h->knock_dead_n);
+        printf("; laid off:");
+        for (int i = 0; i < h->layoff_n && i < OKR_GIN_HAND_MAX; i++)
+            printf("%s %s onto meld %d", i ? "," : "", okr_card_str(h->layoff_card[i], c),
+                   h->layoff_meld[i] + 1);
+        printf("%s\n", h->layoff_n ? "" : " none");
+    }
     if (r->seat >= 0) {
         /* every hand is shown when a hand ends (HandEnd) */
         for (int s = 0; s < rd->players; s++) {

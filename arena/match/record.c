@@ -294,6 +294,9 @@ void ar_record_hand_end(ar_record *r, const okr_game *g)
     json_object_set_new(j, "winner", json_integer(g->last.winner));
     json_object_set_new(j, "scores", ar_json_ints(g->last.score, g->players));
     json_object_set_new(j, "totals", ar_json_ints(g->last.total, g->players));
+    json_t *sd = ar_json_showdown(&g->last); /* since protocol 1.1 */
+    if (sd)
+        json_object_set_new(j, "showdown", sd);
     char d[24];
     snprintf(d, sizeof d, "%016llx", (unsigned long long)okr_digest(g));
     json_object_set_new(j, "digest", json_string(d));

@@ -142,6 +142,17 @@ static int hand_end(ar_record_reader *rd, const ar_record_visitor *v, json_t *j)
     if (!ints_equal(json_object_get(j, "scores"), g->last.score, rd->players) ||
         !ints_equal(json_object_get(j, "totals"), g->last.total, rd->players))
         return ar_record_fail(rd, "hand %d scores differ from the engine's", g->hand_no);
+    /* a gin knock's showdown: records before protocol 1.1 have none; when there, it must be
+     * the engine's */
+    json_t *sd = json_object_get(j, "showdown");
+    if (sd) {
+        json_t *mine = ar_json_showdown(&g->last);
+        int same = json_equal(sd, mine);
+        json_decref(mine);
+        if (!same)
+            return ar_record_fail(rd, "hand %d: the knock's showdown differs from the engine's",
+                                  g->hand_no);
+    }
     digest_hex(g, rd->digest);
     if (strcmp(rd->digest, ar_record_str(j, "digest")) != 0)
         return ar_record_fail(rd, "hand %d digest %s, the engine's is %s", g->hand_no,

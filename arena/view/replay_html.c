@@ -343,6 +343,11 @@ static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
                         json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
                                   h->winner, "knocker", h->knocker, "rows", rows, "gin",
                                   rd->rules.family == OKR_FAMILY_GIN));
+    /* a gin knock's melds, deadwood and lay-offs are laid face up (RULES G5): every page has
+     * them, a seat's too; computed by the engine, so records from before 1.1 show them too */
+    json_t *sd = ar_json_showdown(h);
+    if (sd)
+        json_object_set_new(json_object_get(f, "end"), "sd", sd);
     add_mark(f, "h");
     return 0;
 }

@@ -3,7 +3,8 @@
 # record step by step (laws with verdicts and substituted moves, gin, 4-seat german with
 # claims); a seat's page holds no card that seat could not know at any step, anywhere in the
 # file, nor the game id, seed or digests, and its hands are what `arena replay --seat` shows;
-# a tampered record is refused with file:line and no page is left.
+# a tampered record is refused with file:line and no page is left; a gin knock's showdown
+# (melds, deadwood, lay-offs) is on every page, also for a record from before protocol 1.1.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 PAGES="$(dirname "$0")/pages.py"
 
@@ -87,6 +88,32 @@ for body in '{"type":"header","players":99}' '{"type":"header","rules":"laws","p
         bad "hostile record #$i: arena replay says '$why', the page '$(head -c 200 "$TMP/h$i.txt")'"
 done
 ok "hostile records: each refused with file:line (exit 1) and the same message by arena replay, none crashes"
+# a record written before protocol 1.1 (no "showdown" on its hand ends): still replays, and
+# its pages show each knock's melds, deadwood and lay-offs, worked out again by the engine
+old="$(dirname "$0")/fixtures/gin-1.0.jsonl"
+check "a 1.0 gin record has no showdown lines" test -z "$(grep showdown "$old")"
+check "a 1.0 gin record replays (exit 0)" "$ARENA" replay --quiet "$old"
+"$ARENA" replay "$old" --html -o "$TMP/old.html" >/dev/null &&
+    "$ARENA" replay "$old" --html --seat 1 -o "$TMP/old.seat1.html" >/dev/null
+check "... and arena replay lists each knock's melds and lay-offs" \
+    test "$("$ARENA" replay "$old" | grep -c '^   seat [01] knocks with .*; deadwood.*; laid off: ')" -eq \
+    "$(grep -cE '"ended":"(knock|undercut|gin)"' "$old")"
+check "a 1.0 gin record: its pages are written" test -s "$TMP/old.html" -a -s "$TMP/old.seat1.html"
+check "... the referee's page agrees with it, a knock's showdown on every knock" \
+    python3 "$PAGES" replay "$old" "$TMP/old.html"
+check "... the seat's page has the same showdowns and nothing concealed" \
+    python3 "$PAGES" seat "$old" "$TMP/old.html" "$TMP/old.seat1.html" 1
+# a showdown in a record is checked against the engine's
+python3 - "$rec" "$TMP/sd.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+e = [x for x in lines if x.get("showdown")][0]
+e["showdown"]["deadwood"] = "KS"
+open(sys.argv[2], "w").write("".join(json.dumps(x) + "\n" for x in lines))
+PY
+"$ARENA" replay --quiet "$TMP/sd.jsonl" >"$TMP/sd.txt" 2>&1
+check "a changed showdown: a mismatch, with file:line" \
+    grep -q "sd.jsonl:[0-9]*: hand [0-9]*: the knock's showdown differs" "$TMP/sd.txt"
 "$ARENA" replay "$rec" --html --seat 5 -o "$TMP/s5.html" >"$TMP/s5.txt" 2>&1
 check "--seat 5 of a 2-seat game: exit 1, says so" grep -q 'the game has 2 seats' "$TMP/s5.txt"
 "$ARENA" replay "$rec" --html --bogus >/dev/null 2>&1

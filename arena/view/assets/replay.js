@@ -230,7 +230,37 @@
       t.appendChild(tr);
     });
     box.appendChild(t);
+    if (f.end && f.end.sd) box.appendChild(showdownEl(f.end.sd, f.end.knocker));
     b.appendChild(box);
+  }
+
+  /* a gin knock as it is laid on the table (RULES G5): the knocker's melds, what it kept as
+   * deadwood, and each card the other seat laid off onto one of those melds */
+  function showdownEl(sd, knocker) {
+    var d = el('div', 'showdown');
+    d.appendChild(el('h3', '', name(knocker) + ' knocks with'));
+    var melds = el('div', 'melds');
+    sd.melds.forEach(function (m, i) {
+      var row = el('div', 'meld');
+      row.setAttribute('data-knock-meld', i);
+      row.appendChild(el('span', 'dim', 'meld ' + (i + 1)));
+      row.appendChild(cardsEl(m));
+      var offs = sd.layoffs.filter(function (o) { return o.onto === i; });
+      if (offs.length) {
+        row.appendChild(el('span', 'dim', '+ laid off by ' + name(1 - knocker) + ':'));
+        var lc = cardsEl(offs.map(function (o) { return o.card; }).join(' '), 'cards layoff');
+        row.appendChild(lc);
+      }
+      melds.appendChild(row);
+    });
+    d.appendChild(melds);
+    var dw = el('div', 'meld');
+    dw.setAttribute('data-knock-deadwood', '');
+    dw.appendChild(el('span', 'dim', sd.deadwood ? 'deadwood' : 'no deadwood (gin)'));
+    dw.appendChild(cardsEl(sd.deadwood));
+    d.appendChild(dw);
+    if (!sd.layoffs.length) d.appendChild(el('p', 'dim', 'nothing laid off'));
+    return d;
   }
 
   function buildLog() {
