@@ -561,7 +561,7 @@ static void send_hello(ar_match *m, int k)
     clocks.hard_ms = m->cfg.clocks.hard_ms;
     Okrpb__Hello hello = OKRPB__HELLO__INIT;
     hello.major = 1;
-    hello.minor = 0;
+    hello.minor = 1; /* proto/okr.proto's version */
     hello.match_id = match_id;
     hello.players = (uint32_t)m->cfg.players;
     hello.rules = okrpb_rules_from(m->pa, &m->cfg.rules);

@@ -15,7 +15,7 @@ const {
 } = require('./wire');
 
 const PROTOCOL_MAJOR = 1;
-const PROTOCOL_MINOR = 0;
+const PROTOCOL_MINOR = 1;
 
 // ---- The loop -------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Protocol version this SDK speaks (sent in Identify). */
-enum { OKB_MAJOR = 1, OKB_MINOR = 0 };
+enum { OKB_MAJOR = 1, OKB_MINOR = 1 };
 
 /* Return value of decide() meaning "send the action I wrote to d->action" instead of an
  * index into d->legal. */

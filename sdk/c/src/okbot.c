@@ -467,6 +467,37 @@ static int on_hand_end(okb_state *st, const Okrpb__HandEnd *m)
     }
     if (k != m->n_hands)
         return broken(st, "HandEnd: hand sizes do not match the %zu cards", m->n_hands);
+    /* 1.1: a gin knock's showdown (absent from a 1.0 arena: all zero) */
+    if (m->n_knock_melds > OKR_GIN_MELDS || m->n_knock_deadwood > OKR_GIN_HAND_MAX ||
+        m->n_layoffs > OKR_GIN_HAND_MAX)
+        return broken(st, "HandEnd: a showdown of %zu melds, %zu deadwood, %zu lay-offs",
+                      m->n_knock_melds, m->n_knock_deadwood, m->n_layoffs);
+    for (size_t i = 0; i < m->n_knock_melds; i++) {
+        const Okrpb__GinMeld *gm = m->knock_melds[i];
+        if (!gm || gm->n_cards > 13)
+            return broken(st, "HandEnd: knock meld %zu", i);
+        for (size_t j = 0; j < gm->n_cards; j++) {
+            if (gm->cards[j] >= OKR_JOKER)
+                return broken(st, "HandEnd: knock meld card %u", gm->cards[j]);
+            r->knock_meld[i].card[j] = (uint8_t)gm->cards[j];
+        }
+        r->knock_meld[i].n = (uint8_t)gm->n_cards;
+    }
+    r->knock_nmelds = (uint8_t)m->n_knock_melds;
+    for (size_t i = 0; i < m->n_knock_deadwood; i++) {
+        if (m->knock_deadwood[i] >= OKR_JOKER)
+            return broken(st, "HandEnd: knock deadwood card %u", m->knock_deadwood[i]);
+        r->knock_dead[i] = (uint8_t)m->knock_deadwood[i];
+    }
+    r->knock_dead_n = (uint8_t)m->n_knock_deadwood;
+    for (size_t i = 0; i < m->n_layoffs; i++) {
+        const Okrpb__LayOff *lo = m->layoffs[i];
+        if (!lo || lo->card >= OKR_JOKER || lo->meld >= m->n_knock_melds)
+            return broken(st, "HandEnd: lay-off %zu", i);
+        r->layoff_card[i] = (uint8_t)lo->card;
+        r->layoff_meld[i] = (uint8_t)lo->meld;
+    }
+    r->layoff_n = (uint8_t)m->n_layoffs;
     if (st->bot->on_hand_end)
         st->bot->on_hand_end(&he, st->ud);
     return 0;

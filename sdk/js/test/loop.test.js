@@ -14,7 +14,7 @@ test('handshake: Identify then Ready', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(h.kinds(r.frames), ['identify', 'ready']);
   const id = r.frames[0].identify;
-  assert.deepEqual([id.major, id.minor, id.name, id.version], [1, 0, 'random-js', '1.0']);
+  assert.deepEqual([id.major, id.minor, id.name, id.version], [1, 1, 'random-js', '1.0']);
 });
 
 test('choices echo the id and pick an index in range', () => {

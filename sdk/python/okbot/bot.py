@@ -17,7 +17,7 @@ from . import cards
 from .wire import MAX_FROM_BOT, MAX_TO_BOT, FrameError, FrameReader, FrameWriter, pb
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 
 
 class Context:

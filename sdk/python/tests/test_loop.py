@@ -26,7 +26,7 @@ class RandomBotTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertEqual([f.WhichOneof("msg") for f in frames], ["identify", "ready"])
         ident = frames[0].identify
-        self.assertEqual((ident.major, ident.minor), (1, 0))
+        self.assertEqual((ident.major, ident.minor), (1, 1))
         self.assertEqual((ident.name, ident.version), ("random-py", "1.0"))
 
     def test_choices(self):
