@@ -373,8 +373,9 @@ int okrpb_fastpack_from_bot(okrpb_buf *b, const Okrpb__FromBot *m)
         m->base.n_unknown_fields || m->msg_case != OKRPB__FROM_BOT__MSG_CHOICE || !m->choice)
         return -ENOTSUP;
     const Okrpb__Choice *c = m->choice;
+    /* a note (1.1) goes through protobuf-c: only the bare index is the hot path */
     if (c->base.descriptor != &okrpb__choice__descriptor || c->base.n_unknown_fields ||
-        c->pick_case != OKRPB__CHOICE__PICK_INDEX)
+        c->pick_case != OKRPB__CHOICE__PICK_INDEX || (c->note && c->note[0]))
         return -ENOTSUP;
     /* FromBot { choice (3) = Choice { id (1), omitted when 0; index (2), in a oneof, so
      * written even when 0 } }: at most 1 + 1 + 1 + 10 + 1 + 5 bytes after the prefix */

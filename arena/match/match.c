@@ -752,9 +752,10 @@ enum { CHOSE_OK = 0, CHOSE_END = 1, CHOSE_STOP = 2 };
 typedef struct pick {
     okr_action a;
     okr_event ev;
-    double ms;         /* bot's time, -1 for none */
-    const char *subst; /* verdict name if substituted */
-    int applied;       /* a already applied (full actions are applied to be checked) */
+    double ms;                  /* bot's time, -1 for none */
+    const char *subst;          /* verdict name if substituted */
+    int applied;                /* a already applied (full actions are applied to be checked) */
+    char note[AR_NOTE_MAX + 1]; /* the bot's note on its Choice (1.1), cleaned */
 } pick;
 
 /* The substitute move, to be applied by the caller. */
@@ -896,6 +897,9 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     memset(&why, 0, sizeof why);
     const Okrpb__Choice *c = fb->choice;
     int rc = CHOSE_OK;
+    /* a note is for people: cut to a valid prefix and counted, never a reason to refuse */
+    if (c->note && c->note[0] && ar_note_clean(c->note, strlen(c->note), p->note))
+        gm->out.notes_cut[seat]++;
     if (c->pick_case == OKRPB__CHOICE__PICK_INDEX) {
         if (c->index < (uint32_t)n) {
             p->a = m->acts[c->index];
@@ -1327,7 +1331,7 @@ static int play_game(ar_match *m, long long d, int r)
         char text[512];
         if (okr_action_format(&p.a, text, sizeof text) < 0)
             snprintf(text, sizeof text, "?");
-        ar_record_action(gm->rec, gm->actions, gm->g.hand_no, seat, text, p.ms, p.subst);
+        ar_record_action(gm->rec, gm->actions, gm->g.hand_no, seat, text, p.ms, p.subst, p.note);
         gm->actions++;
         for (int s = 0; s < n; s++)
             if (live_bot(m, s)) {

@@ -308,6 +308,14 @@ static int on_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const
         json_object_set_new(f, "ms", json_real(json_number_value(ms)));
     if (r->choices >= 0)
         json_object_set_new(f, "nl", json_integer(r->choices));
+    /* the bot's note (protocol 1.1): it may speak of its own hand, so a seat's page has only
+     * its own seat's notes. Hostile text: the page sets it with textContent only. */
+    const char *why = ar_record_str(j, "note");
+    if (why[0] && (r->o->seat == AV_SPECTATOR || r->o->seat == seat)) {
+        char clean[AR_NOTE_MAX + 1];
+        ar_note_clean(why, strlen(why), clean); /* a record may be hand-made */
+        json_object_set_new(f, "why", json_string(clean));
+    }
     const char *sub = ar_record_str(j, "substituted");
     if (sub[0]) {
         json_object_set_new(f, "sub", json_string(sub));
@@ -430,7 +438,9 @@ static int on_header(void *ctx, ar_record_reader *rd, json_t *h)
         json_object_set_new(m, "seed", json_string(sd));
         json_object_set_new(m, "options", json_string(ar_record_str(h, "options")));
     }
-    if (r->o->clocks.bank_ms > 0)
+    /* the clock each decision is measured against (the page says "took 12 ms of 1000 ms
+     * free", and when the bank was used) */
+    if (r->o->clocks.decision_ms > 0 || r->o->clocks.bank_ms > 0)
         json_object_set_new(m, "clocks",
                             json_pack("{s:f,s:f}", "decision", r->o->clocks.decision_ms, "bank",
                                       r->o->clocks.bank_ms));

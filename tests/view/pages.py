@@ -171,12 +171,16 @@ def cmd_seat(record, referee, seatpage, k, cli_text=None):
             bad("step %d: seat %d's page has another seat's count of legal actions" % (i, k))
         if r["k"] == "end" and s["end"].get("sd") != r["end"].get("sd"):
             bad("step %d: the knock's showdown differs from the referee's (it is public)" % i)
+        if "why" in s and s.get("a") != k:
+            bad("step %d: seat %d's page has another seat's note (it may speak of its hand)" % (i, k))
         if r["k"] == "act" and "nl" not in r:
             bad("step %d: the referee's page has no count of legal actions" % i)
         own_verdict = s["k"] == "verdict" and s.get("a") == k
         for st in strings(s):
             if own_verdict and st == s.get("txt"):
                 continue  # its own verdict's detail quotes its own move
+            if st == s.get("why") and s.get("a") == k:
+                continue  # its own note: its own words
             for m in CARD.finditer(st):
                 checked += 1
                 card = m.group(0).replace("10", "T", 1) if m.group(0).startswith("10") else m.group(0)

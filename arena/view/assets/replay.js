@@ -86,7 +86,7 @@
     $('title').textContent = data.names.join(' v ') + who;
     var m = data.rules + ', ' + data.players + ' players, deal ' + data.deal + ' rotation ' + data.rotation;
     if (data.game) m += ', game ' + data.game + ', seed ' + data.seed;
-    if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision + bank ' + data.clocks.bank + ' ms';
+    if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision' + (data.clocks.bank ? ' + bank ' + data.clocks.bank + ' ms' : '');
     $('meta').textContent = m;
     var nav = $('views');
     if (data.back) { var b = el('a', '', '\u2190 report'); b.href = data.back; nav.appendChild(b); }
@@ -186,9 +186,15 @@
     var who = f.a !== undefined ? name(f.a) + ' ' : '';
     d.appendChild(el('p', 'what', who + f.txt));
     if (f.note) d.appendChild(el('p', 'dim', 'notation: ' + f.note + (f.nl !== undefined ? ' \u00b7 one of ' + f.nl + ' legal action' + (f.nl === 1 ? '' : 's') : '')));
+    if (f.why !== undefined) {
+      var w = el('p', 'why');
+      w.appendChild(el('span', 'dim', name(f.a) + "'s note: "));
+      w.appendChild(el('q', '', f.why));
+      d.appendChild(w);
+    }
     if (f.ms !== undefined) {
       var t = 'took ' + fmtMs(f.ms);
-      if (data.clocks) t += ' of ' + data.clocks.decision + ' ms free' + (f.ms > data.clocks.decision ? ' (bank used)' : '');
+      if (data.clocks) t += ' of ' + data.clocks.decision + ' ms free' + (f.ms > data.clocks.decision ? (data.clocks.bank ? ' (bank used)' : ' (over)') : '');
       d.appendChild(el('p', 'dim', t));
     }
     if (f.sub) d.appendChild(el('p', 'bad', 'played by the arena after a ' + f.sub + ' verdict'));
