@@ -24,10 +24,11 @@
 /* ---- The test bot ----------------------------------------------------------------------- */
 
 enum {
-    PICK_LAST,    /* the last legal index */
-    PICK_ACTION,  /* the last legal action, as a full action */
-    PICK_BAD,     /* an index out of range */
-    PICK_HELLO_NO /* on_hello fails */
+    PICK_LAST,     /* the last legal index */
+    PICK_ACTION,   /* the last legal action, as a full action */
+    PICK_BAD,      /* an index out of range */
+    PICK_HELLO_NO, /* on_hello fails */
+    PICK_NOTE      /* the last index, with a note too long for the arena (okb_note) */
 };
 
 typedef struct script {
@@ -46,6 +47,16 @@ static int tb_decide(const okb_decision *d, void *ud)
         return OKB_ACTION;
     case PICK_BAD:
         return d->n + 7;
+    case PICK_NOTE: {
+        /* "x" and 200 two-byte characters: 401 bytes, cut to 1 + 2 * 139 = 279 */
+        char e[401];
+        for (int i = 0; i < 200; i++)
+            memcpy(e + 2 * i, "\xc3\xa9", 2);
+        e[400] = '\0';
+        okb_note(d, "first %s", "draft"); /* replaced by the next call */
+        okb_note(d, "x%s", e);
+        return d->n - 1;
+    }
     default:
         return d->n - 1;
     }
@@ -531,6 +542,43 @@ static void test_hand_end_carries_the_showdown(void **state)
     }
 }
 
+/* okb_note (protocol 1.1): the Choice carries the note, cut to OKB_NOTE_MAX bytes at a
+ * character boundary; without a call there is no note (the fast index-only frame). */
+static void test_note_goes_with_the_choice(void **state)
+{
+    (void)state;
+    okr_rules r = rules_of("laws");
+    okr_refusal why;
+    okr_game g;
+    for (int with = 0; with < 2; with++) {
+        assert_int_equal(okr_game_init(&g, &r, 3, 5, NULL, 0, &why), OKR_OK);
+        okrpb_buf in = {0};
+        put_hello(&in, &r, 3);
+        put_game_start(&in, g.to_act, 3);
+        int n = put_decision(&in, &g, 77);
+        put_bye(&in);
+        run_result res;
+        run_bot(&in, with ? PICK_NOTE : PICK_LAST, &res);
+        assert_int_equal(exit_code(&res), 0);
+        Okrpb__FromBot *m[8];
+        int k = replies(&res, m, 8);
+        assert_int_equal(k, 3);
+        const Okrpb__Choice *c = m[2]->choice;
+        assert_non_null(c);
+        assert_int_equal(c->index, n - 1);
+        if (with) {
+            assert_int_equal(strlen(c->note), 279);
+            assert_memory_equal(c->note, "x\xc3\xa9\xc3\xa9", 5);
+            assert_memory_equal(c->note + 277, "\xc3\xa9", 2);
+        } else {
+            assert_string_equal(c->note, "");
+        }
+        replies_free(m, k);
+        run_free(&res);
+        okrpb_buf_free(&in);
+    }
+}
+
 /* printf in decide goes to the log, never into the channel. */
 static void test_stray_printf_goes_to_stderr(void **state)
 {
@@ -757,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_handshake_hook_failure_no_ready),
         cmocka_unit_test(test_decisions_echo_ids_and_hooks_see_the_game),
         cmocka_unit_test(test_hand_end_carries_the_showdown),
+        cmocka_unit_test(test_note_goes_with_the_choice),
         cmocka_unit_test(test_stray_printf_goes_to_stderr),
         cmocka_unit_test(test_full_action_and_bad_index),
         cmocka_unit_test(test_refused_and_unknown_messages),

@@ -51,7 +51,8 @@ typedef struct okb_state {
     int events_cap;
     okr_view view;
     okr_action reply;
-    okrpb_fast_in fast; /* Decision / Events decoded by the fast path */
+    char note[OKB_NOTE_MAX + 1]; /* decide's note on the choice (okb_note) */
+    okrpb_fast_in fast;          /* Decision / Events decoded by the fast path */
 } okb_state;
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
@@ -187,6 +188,8 @@ static int send_choice(okb_state *st, uint64_t id, int pick)
 {
     Okrpb__Choice choice = OKRPB__CHOICE__INIT;
     choice.id = id;
+    if (st->note[0])
+        choice.note = st->note;
     if (pick == OKB_ACTION) {
         okrpb_arena_reset(st->arena);
         choice.action = okrpb_action_from(st->arena, &st->reply);
@@ -316,6 +319,8 @@ static int wrong_seat(const okb_state *st, uint64_t id, const okr_view *v)
 static int decide(okb_state *st, okb_decision *d)
 {
     memset(&st->reply, 0, sizeof st->reply);
+    st->note[0] = '\0';
+    d->note = st->note;
     d->seat = st->seat;
     d->players = st->players;
     d->rules = &st->rules;
@@ -328,6 +333,33 @@ static int decide(okb_state *st, okb_decision *d)
         pick = 0;
     }
     return send_choice(st, d->id, pick);
+}
+
+void okb_note(const okb_decision *d, const char *fmt, ...)
+{
+    if (!d || !d->note || !fmt)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(d->note, OKB_NOTE_MAX + 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        d->note[0] = '\0';
+        return;
+    }
+    /* cut: step back off a partial UTF-8 character so the arena keeps every byte */
+    size_t k = strlen(d->note);
+    if ((size_t)n > k) {
+        size_t end = k;
+        while (end > 0 && ((unsigned char)d->note[end - 1] & 0xC0) == 0x80)
+            end--;
+        if (end > 0 && ((unsigned char)d->note[end - 1] & 0x80)) {
+            unsigned char lead = (unsigned char)d->note[end - 1];
+            size_t need = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : 4;
+            if (k - (end - 1) < need)
+                d->note[end - 1] = '\0';
+        }
+    }
 }
 
 static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns)
