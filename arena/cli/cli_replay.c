@@ -176,6 +176,14 @@ static int on_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const
             printf("  [%.3f ms]", json_number_value(ms));
         if (sub[0])
             printf("  [substituted after %s]", sub);
+        /* the bot's note (1.1): another seat's may speak of its hand, so --seat shows only
+         * its own; cleaned again, a record may be hand-made and this is a terminal */
+        const char *note = ar_record_str(j, "note");
+        if (note[0] && (r->seat < 0 || r->seat == seat)) {
+            char clean[AR_NOTE_MAX + 1];
+            ar_note_clean(note, strlen(note), clean);
+            printf("  note: %s", clean);
+        }
         printf("\n");
     }
     return 0;

@@ -142,6 +142,12 @@ for path in sys.argv[1:]:
             short += 1
 assert long and short, (long, short)
 PY
+nrec="$TMP/notes/records/m6-d0-r0.jsonl"
+nown=$(python3 -c "import json; print(json.loads(open('$nrec').readline())['names'].index('okrh_notes'))")
+check "notes: arena replay lists them, as --seat $nown too, never as the other seat" \
+    test "$("$ARENA" replay "$nrec" | grep -c '  note: ')" -gt 0 \
+    -a "$("$ARENA" replay "$nrec" --seat "$nown" | grep -c '  note: ')" -gt 0 \
+    -a "$("$ARENA" replay "$nrec" --seat $((1 - nown)) | grep -c '  note: ')" -eq 0
 "$ARENA" replay "$TMP/notes" --html --each-seat --quiet >/dev/null 2>&1
 check "notes: the pages are written" test -s "$TMP/notes/replays/m6-d0-r0.seat1.html"
 for id in m6-d0-r0 m6-d0-r1; do
