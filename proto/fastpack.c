@@ -202,8 +202,9 @@ static void meld(bw *w, const Okrpb__Meld *m)
 
 static void view(bw *w, const Okrpb__View *m)
 {
-    if (!plain(w, &m->base, &okrpb__view__descriptor) || !room(w, 2 * 2 * VARINT_MAX))
+    if (!plain(w, &m->base, &okrpb__view__descriptor) || !room(w, 3 * 2 * VARINT_MAX))
         return;
+    put_u32(w, KEY(23, WT_VARINT), m->knock_limit);
     put_u32(w, KEY(22, WT_VARINT), m->upcard_passes);
     put_u32(w, KEY(21, WT_VARINT), m->claim_meld);
     packed_bool(w, 20, m->melded_before, m->n_melded_before);

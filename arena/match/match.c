@@ -816,6 +816,8 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     uint64_t id = decision_id(m);
     d.id = id;
     d.view = okrpb_view_from(m->pa, &view);
+    if (d.view) /* 1.1: the limit the engine will check a knock against (G2) */
+        d.view->knock_limit = (uint32_t)okr_knock_limit(&gm->g.rules, view.upcard);
     d.n_legal = (size_t)n;
     d.legal = m->legal;
     d.time_ms = m->cfg.clocks.decision_ms;

@@ -305,14 +305,18 @@ int okr_gin_best(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_ginmeld 
 
 /* ---- Knock limit (G2) ---------------------------------------------------------------- */
 
+int okr_knock_limit(const okr_rules *r, int upcard)
+{
+    if (r->family != OKR_FAMILY_GIN || upcard < 0 || upcard >= 52)
+        return 0; /* no upcard: no knock limit to speak of; only gin */
+    if (r->ace_gin_only && upcard % 13 == 0)
+        return 0;
+    return gin_rank_value[upcard % 13];
+}
+
 int okr__gin_limit(const okr_game *g)
 {
-    int up = g->upcard;
-    if (up >= 52)
-        return 0; /* no upcard: no knock limit to speak of; only gin */
-    if (g->rules.ace_gin_only && up % 13 == 0)
-        return 0;
-    return gin_rank_value[up % 13];
+    return okr_knock_limit(&g->rules, g->upcard);
 }
 
 /* ---- Legal knocks (G5) ---------------------------------------------------------------- */

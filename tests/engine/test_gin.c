@@ -132,9 +132,18 @@ static void test_G2_knock_limit_is_upcard_value(void **state)
     for (int i = 0; i < 8; i++) {
         gin_game(&game, 1, up[i]);
         assert_int_equal(okr__gin_limit(&game), lim[i]);
+        /* the public value (protocol 1.1's View.knock_limit) is the one the engine checks */
+        assert_int_equal(okr_knock_limit(&game.rules, game.upcard), lim[i]);
         game.rules.ace_gin_only = 1;
         assert_int_equal(okr__gin_limit(&game), i == 0 ? 0 : lim[i]);
+        assert_int_equal(okr_knock_limit(&game.rules, game.upcard), i == 0 ? 0 : lim[i]);
     }
+    /* no upcard, or not gin: 0 */
+    assert_int_equal(okr_knock_limit(&game.rules, OKR_JOKER), 0);
+    okr_rules laws;
+    okr_refusal why;
+    assert_int_equal(okr_rules_preset(&laws, "laws", &why), OKR_OK);
+    assert_int_equal(okr_knock_limit(&laws, 6), 0);
 }
 
 /* RULES G2: ace_gin_only: with an ace upcard only gin knocks are listed, and any other

@@ -33,6 +33,7 @@ static inline int okrt_slow_decode(const uint8_t *p, size_t n, okrpb_fast_in *ou
             goto out;
         if (okrpb_view_to(d->view, &out->view, &why) != OKR_OK)
             goto out;
+        out->knock_limit = d->view->knock_limit; /* 1.1 */
         if (d->n_legal > out->cap_legal) {
             out->legal = okrt_grow(out->legal, d->n_legal, sizeof *out->legal);
             out->cap_legal = d->n_legal;

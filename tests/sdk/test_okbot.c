@@ -39,8 +39,9 @@ typedef struct script {
 static int tb_decide(const okb_decision *d, void *ud)
 {
     const script *s = ud;
-    printf("STRAY decide id=%llu n=%d seat=%d phase=%d hand_no=%d time=%u\n",
-           (unsigned long long)d->id, d->n, d->seat, d->view->phase, d->view->hand_no, d->time_ms);
+    printf("STRAY decide id=%llu n=%d seat=%d phase=%d hand_no=%d time=%u knock_limit=%d\n",
+           (unsigned long long)d->id, d->n, d->seat, d->view->phase, d->view->hand_no, d->time_ms,
+           d->knock_limit);
     switch (s->pick) {
     case PICK_ACTION:
         *d->action = d->legal[d->n - 1];
@@ -315,6 +316,7 @@ static int put_decision(okrpb_buf *b, const okr_game *g, uint64_t id)
     d.id = id;
     d.view = okrpb_view_from(pool, &v);
     assert_non_null(d.view);
+    d.view->knock_limit = (uint32_t)okr_knock_limit(&g->rules, v.upcard); /* as match.c */
     Okrpb__Action **acts = calloc((size_t)n, sizeof *acts);
     assert_non_null(acts);
     for (int i = 0; i < n; i++)
@@ -478,6 +480,14 @@ static void test_decisions_echo_ids_and_hooks_see_the_game(void **state)
     }
     const char *log = (const char *)res.err.data;
     assert_non_null(strstr(log, "HOOK game_start id=g1 seat=0 players=2 name0=alice"));
+    {
+        /* 1.1: the gin knock limit reaches decide, whichever decoder read the Decision */
+        char kl[48];
+        snprintf(kl, sizeof kl, "knock_limit=%d\n", okr_knock_limit(&r, g.upcard));
+        assert_true(okr_knock_limit(&r, g.upcard) > 0);
+        assert_non_null(strstr(log, kl));
+        assert_null(strstr(log, "knock_limit=0\n"));
+    }
     assert_non_null(strstr(log, "HOOK event seq=1 seat="));
     char last_event[64];
     snprintf(last_event, sizeof last_event, "HOOK event seq=%d ", nev);

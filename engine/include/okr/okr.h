@@ -428,6 +428,11 @@ int okr_find_melds(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_spec *
 int okr_gin_best(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_ginmeld *melds,
                  int *nmelds);
 
+/* Gin: the most deadwood a knock may leave with this upcard (G2): the upcard's value; 0
+ * when only gin may end the hand (an ace upcard under ace_gin_only, no upcard). 0 outside
+ * gin, where nobody knocks. The value okr_apply checks a knock against. */
+int okr_knock_limit(const okr_rules *r, int upcard);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,7 +61,8 @@ typedef struct okb_decision {
     int64_t start_ns;        /* okb_now_ns() when the Decision arrived */
     const char *game_id;     /* "" before a GameStart */
     okr_action *action;      /* decide may fill *action and return OKB_ACTION */
-    char *note; /* decide may write why it chose (protocol 1.1), see okb_note; "" for none */
+    char *note;      /* decide may write why it chose (protocol 1.1), see okb_note; "" for none */
+    int knock_limit; /* gin: the most deadwood a knock may leave (G2; 0: only gin), 1.1 */
 } okb_decision;
 
 /* The longest note the arena keeps, in bytes of UTF-8. */

@@ -397,6 +397,7 @@ static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns
         .bank_ms = m->bank_ms,
         .hard_ms = m->hard_ms,
         .start_ns = start_ns,
+        .knock_limit = m->view->knock_limit <= 10 ? (int)m->view->knock_limit : 0,
     };
     return decide(st, &d);
 }
@@ -417,6 +418,7 @@ static int on_fast_decision(okb_state *st, const okrpb_fast_in *in, int64_t star
         .bank_ms = in->bank_ms,
         .hard_ms = in->hard_ms,
         .start_ns = start_ns,
+        .knock_limit = in->knock_limit <= 10 ? (int)in->knock_limit : 0,
     };
     return decide(st, &d);
 }
