@@ -74,8 +74,7 @@ static inline int okrt_fast_same(const okrpb_fast_in *f, const okrpb_fast_in *s)
     if (f->kind == OKRPB_FAST_DECISION)
         return f->id == s->id && f->time_ms == s->time_ms && f->bank_ms == s->bank_ms &&
                f->hard_ms == s->hard_ms && memcmp(&f->view, &s->view, sizeof f->view) == 0 &&
-               f->knock_limit == s->knock_limit &&
-               f->n_legal == s->n_legal &&
+               f->knock_limit == s->knock_limit && f->n_legal == s->n_legal &&
                memcmp(f->legal, s->legal, f->n_legal * sizeof *f->legal) == 0;
     return f->n_events == s->n_events &&
            (!f->n_events || memcmp(f->events, s->events, f->n_events * sizeof *f->events) == 0);
