@@ -498,6 +498,37 @@ Okrpb__HandEnd *okrpb_hand_end_from(okrpb_arena *a, const okr_game *g)
         m->hand_sizes[s] = n;
     }
     m->n_hand_sizes = p;
+    /* 1.1: a gin knock's showdown (RULES G5), public once the hand ends */
+    if (h->knocker >= 0 && h->knock_nmelds > 0) {
+        size_t nm = clamp(h->knock_nmelds, OKR_GIN_MELDS);
+        size_t nd = clamp(h->knock_dead_n, OKR_GIN_HAND_MAX);
+        size_t nl = clamp(h->layoff_n, OKR_GIN_HAND_MAX);
+        m->knock_melds = arena_array(a, nm, sizeof *m->knock_melds, &fail);
+        for (size_t i = 0; m->knock_melds && i < nm; i++) {
+            Okrpb__GinMeld *gm = NEW(a, Okrpb__GinMeld, OKRPB__GIN_MELD__INIT);
+            if (!gm)
+                return NULL;
+            size_t k = clamp(h->knock_meld[i].n, 13);
+            gm->cards = u8_to_u32(a, h->knock_meld[i].card, k, &fail);
+            gm->n_cards = fail ? 0 : k;
+            m->knock_melds[i] = gm;
+        }
+        m->knock_deadwood = u8_to_u32(a, h->knock_dead, nd, &fail);
+        m->layoffs = arena_array(a, nl, sizeof *m->layoffs, &fail);
+        for (size_t i = 0; m->layoffs && i < nl; i++) {
+            Okrpb__LayOff *lo = NEW(a, Okrpb__LayOff, OKRPB__LAY_OFF__INIT);
+            if (!lo)
+                return NULL;
+            lo->card = h->layoff_card[i];
+            lo->meld = h->layoff_meld[i];
+            m->layoffs[i] = lo;
+        }
+        if (fail)
+            return NULL;
+        m->n_knock_melds = nm;
+        m->n_knock_deadwood = nd;
+        m->n_layoffs = nl;
+    }
     return m;
 }
 

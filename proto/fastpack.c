@@ -202,8 +202,9 @@ static void meld(bw *w, const Okrpb__Meld *m)
 
 static void view(bw *w, const Okrpb__View *m)
 {
-    if (!plain(w, &m->base, &okrpb__view__descriptor) || !room(w, 2 * 2 * VARINT_MAX))
+    if (!plain(w, &m->base, &okrpb__view__descriptor) || !room(w, 3 * 2 * VARINT_MAX))
         return;
+    put_u32(w, KEY(23, WT_VARINT), m->knock_limit);
     put_u32(w, KEY(22, WT_VARINT), m->upcard_passes);
     put_u32(w, KEY(21, WT_VARINT), m->claim_meld);
     packed_bool(w, 20, m->melded_before, m->n_melded_before);
@@ -373,8 +374,9 @@ int okrpb_fastpack_from_bot(okrpb_buf *b, const Okrpb__FromBot *m)
         m->base.n_unknown_fields || m->msg_case != OKRPB__FROM_BOT__MSG_CHOICE || !m->choice)
         return -ENOTSUP;
     const Okrpb__Choice *c = m->choice;
+    /* a note (1.1) goes through protobuf-c: only the bare index is the hot path */
     if (c->base.descriptor != &okrpb__choice__descriptor || c->base.n_unknown_fields ||
-        c->pick_case != OKRPB__CHOICE__PICK_INDEX)
+        c->pick_case != OKRPB__CHOICE__PICK_INDEX || (c->note && c->note[0]))
         return -ENOTSUP;
     /* FromBot { choice (3) = Choice { id (1), omitted when 0; index (2), in a oneof, so
      * written even when 0 } }: at most 1 + 1 + 1 + 10 + 1 + 5 bytes after the prefix */

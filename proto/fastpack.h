@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wire.h"
 #include "okr.pb-c.h"
 #include "okr/okr.h"
+#include "wire.h"
 
 /* Append varint(len) + m to b, like okrpb_frame_append, for a ToBot holding a Decision or an
  * Events. Returns 0, -ENOMEM, or -ENOTSUP for any other message (another kind, a NULL
@@ -51,6 +51,7 @@ typedef struct okrpb_fast_in {
     uint64_t id;
     uint32_t time_ms, bank_ms, hard_ms;
     okr_view view;
+    uint32_t knock_limit; /* View.knock_limit (1.1), not part of okr_view */
     okr_action *legal;
     size_t n_legal, cap_legal;
     /* Events */

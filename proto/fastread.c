@@ -340,9 +340,9 @@ static int meld(rd *r, uint32_t players, okr_meld *x)
     return 1;
 }
 
-static int view(rd *r, okr_view *out)
+static int view(rd *r, okr_view *out, uint32_t *knock_limit)
 {
-    uint32_t last = 0, f, wt;
+    uint32_t last = 0, f, wt, limit = 0;
     uint32_t seat = 0, p = 0, phase = 0, dealer = 0, turn_seat = 0, to_act = 0, stock = 0;
     uint32_t upcard = 0, hand_no = 0, turns = 0, discarder = 0, claim_meld = 0, passes = 0;
     uint32_t hand_sizes[OKR_MAX_PLAYERS], drawn[OKR_MAX_PLAYERS];
@@ -442,6 +442,9 @@ static int view(rd *r, okr_view *out)
         case 22:
             U32(r, wt, passes);
             break;
+        case 23: /* 1.1 */
+            U32(r, wt, limit);
+            break;
         default:
             return 0;
         }
@@ -480,6 +483,7 @@ static int view(rd *r, okr_view *out)
     out->discarder = (uint8_t)discarder;
     out->claim_meld = (uint8_t)claim_meld;
     out->upcard_passes = (uint8_t)passes;
+    *knock_limit = limit;
     return 1;
 }
 
@@ -584,7 +588,7 @@ static int decision(rd *r, okrpb_fast_in *in)
             break;
         case 2: {
             rd s;
-            if (wt != WT_LEN || !get_sub(r, &s) || !view(&s, &in->view))
+            if (wt != WT_LEN || !get_sub(r, &s) || !view(&s, &in->view, &in->knock_limit))
                 return 0;
             has_view = 1;
             break;

@@ -166,7 +166,41 @@ json_t *ar_json_hand_result(const okr_hand_result *r, int players)
         push(seats, p);
     }
     json_object_set_new(o, "seats", seats);
+    json_t *sd = ar_json_showdown(r);
+    if (sd)
+        json_object_set_new(o, "showdown", sd);
     return o;
+}
+
+/* "4H 5H 6H": cards in the given order, space-separated. */
+static json_t *cards_text(const uint8_t *cards, int n)
+{
+    char buf[OKR_GIN_HAND_MAX * 3 + 1], c[3];
+    size_t k = 0;
+    for (int i = 0; i < n && i < OKR_GIN_HAND_MAX; i++) {
+        okr_card_str(cards[i], c);
+        if (k)
+            buf[k++] = ' ';
+        buf[k++] = c[0];
+        buf[k++] = c[1];
+    }
+    buf[k] = '\0';
+    return json_string(buf);
+}
+
+json_t *ar_json_showdown(const okr_hand_result *r)
+{
+    if (r->knocker < 0 || r->knock_nmelds == 0)
+        return NULL;
+    json_t *melds = json_array(), *offs = json_array();
+    for (int i = 0; i < r->knock_nmelds && i < OKR_GIN_MELDS; i++)
+        push(melds, cards_text(r->knock_meld[i].card, r->knock_meld[i].n));
+    char c[3];
+    for (int i = 0; i < r->layoff_n && i < OKR_GIN_HAND_MAX; i++)
+        push(offs, json_pack("{s:s,s:i}", "card", okr_card_str(r->layoff_card[i], c), "onto",
+                             r->layoff_meld[i]));
+    return json_pack("{s:o,s:o,s:o}", "melds", melds, "deadwood",
+                     cards_text(r->knock_dead, r->knock_dead_n), "layoffs", offs);
 }
 
 json_t *ar_json_game_result(const okr_game_result *r, int players)

@@ -22,8 +22,13 @@ json_t *ar_json_meld(const okr_meld *m);
 /* The referee's full state: phase, seats, hand_no, stock_n, pile, melds, every hand, scores.
  * (Not a seat's view: it shows every hand.) */
 json_t *ar_json_state(const okr_game *g);
-/* The hand report (RULES 8.2): ended, winner, knocker and one object per seat. */
+/* The hand report (RULES 8.2): ended, winner, knocker, one object per seat, and after a gin
+ * knock the showdown (ar_json_showdown). */
 json_t *ar_json_hand_result(const okr_hand_result *r, int players);
+/* A gin knock's showdown (RULES G5), what the table sees face up: {"melds": ["4H 5H 6H",
+ * ...], "deadwood": "2D", "layoffs": [{"card": "7H", "onto": 0}, ...]} (onto: an index into
+ * melds). NULL when nobody knocked. */
+json_t *ar_json_showdown(const okr_hand_result *r);
 /* The game report (RULES 7.4-7.7): winners and one object per seat. */
 json_t *ar_json_game_result(const okr_game_result *r, int players);
 /* An int array of the first n values. */

@@ -573,7 +573,7 @@ static void send_hello(ar_match *m, int k)
     clocks.hard_ms = m->cfg.clocks.hard_ms;
     Okrpb__Hello hello = OKRPB__HELLO__INIT;
     hello.major = 1;
-    hello.minor = 0;
+    hello.minor = 1; /* proto/okr.proto's version */
     hello.match_id = match_id;
     hello.players = (uint32_t)m->cfg.players;
     hello.rules = okrpb_rules_from(m->pa, &m->cfg.rules);
@@ -764,9 +764,10 @@ enum { CHOSE_OK = 0, CHOSE_END = 1, CHOSE_STOP = 2 };
 typedef struct pick {
     okr_action a;
     okr_event ev;
-    double ms;         /* bot's time, -1 for none */
-    const char *subst; /* verdict name if substituted */
-    int applied;       /* a already applied (full actions are applied to be checked) */
+    double ms;                  /* bot's time, -1 for none */
+    const char *subst;          /* verdict name if substituted */
+    int applied;                /* a already applied (full actions are applied to be checked) */
+    char note[AR_NOTE_MAX + 1]; /* the bot's note on its Choice (1.1), cleaned */
 } pick;
 
 /* The substitute move, to be applied by the caller. */
@@ -827,6 +828,8 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     uint64_t id = decision_id(m);
     d.id = id;
     d.view = okrpb_view_from(m->pa, &view);
+    if (d.view) /* 1.1: the limit the engine will check a knock against (G2) */
+        d.view->knock_limit = (uint32_t)okr_knock_limit(&gm->g.rules, view.upcard);
     d.n_legal = (size_t)n;
     d.legal = m->legal;
     d.time_ms = m->cfg.clocks.decision_ms;
@@ -908,6 +911,9 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     memset(&why, 0, sizeof why);
     const Okrpb__Choice *c = fb->choice;
     int rc = CHOSE_OK;
+    /* a note is for people: cut to a valid prefix and counted, never a reason to refuse */
+    if (c->note && c->note[0] && ar_note_clean(c->note, strlen(c->note), p->note))
+        gm->out.notes_cut[seat]++;
     if (c->pick_case == OKRPB__CHOICE__PICK_INDEX) {
         if (c->index < (uint32_t)n) {
             p->a = m->acts[c->index];
@@ -1340,7 +1346,7 @@ static int play_game(ar_match *m, long long d, int r)
         char text[512];
         if (okr_action_format(&p.a, text, sizeof text) < 0)
             snprintf(text, sizeof text, "?");
-        ar_record_action(gm->rec, gm->actions, gm->g.hand_no, seat, text, p.ms, p.subst);
+        ar_record_action(gm->rec, gm->actions, gm->g.hand_no, seat, text, p.ms, p.subst, p.note);
         gm->actions++;
         for (int s = 0; s < n; s++)
             if (live_bot(m, s)) {

@@ -153,7 +153,7 @@ struct ar_record {
     char *path;
     int players;
     int live;
-    char pending[1024]; /* the last action line, not written yet */
+    char pending[2048]; /* the last action line, not written yet (notation, note) */
     size_t pending_len;
 };
 
@@ -251,8 +251,47 @@ void ar_record_flush(ar_record *r)
         fflush(r->f);
 }
 
+int ar_note_clean(const char *in, size_t n, char out[AR_NOTE_MAX + 1])
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t i = 0, k = 0;
+    int changed = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xE0) == 0xC0 ? 2
+                     : (c & 0xF0) == 0xE0 ? 3
+                     : (c & 0xF8) == 0xF0 ? 4
+                                          : 0;
+        /* one whole, shortest-form character of at most U+10FFFF, not a surrogate */
+        int ok = len > 0 && i + len <= n;
+        for (size_t j = 1; ok && j < len; j++)
+            ok = (s[i + j] & 0xC0) == 0x80;
+        if (ok && len == 2)
+            ok = c >= 0xC2;
+        if (ok && len == 3)
+            ok = !(c == 0xE0 && s[i + 1] < 0xA0) && !(c == 0xED && s[i + 1] >= 0xA0);
+        if (ok && len == 4)
+            ok = !(c == 0xF0 && s[i + 1] < 0x90) && !(c == 0xF4 && s[i + 1] >= 0x90) && c <= 0xF4;
+        if (!ok || k + len > AR_NOTE_MAX) {
+            changed = 1; /* invalid or too long: keep the prefix before it */
+            break;
+        }
+        if (len == 1 && (c < 0x20 || c == 0x7F)) {
+            out[k++] = ' '; /* a newline or an escape sequence would garble a log or a line */
+            changed = 1;
+        } else {
+            memcpy(out + k, s + i, len);
+            k += len;
+        }
+        i += len;
+    }
+    out[k] = '\0';
+    return changed;
+}
+
 void ar_record_action(ar_record *r, long long n, int hand, int seat, const char *text, double ms,
-                      const char *substituted)
+                      const char *substituted, const char *note)
 {
     if (!r)
         return;
@@ -281,6 +320,10 @@ void ar_record_action(ar_record *r, long long n, int hand, int seat, const char 
         k = put_str(o, k, ",\"substituted\":");
         k = json_str_into(o, k, sizeof r->pending - 4, substituted);
     }
+    if (note && note[0]) {
+        k = put_str(o, k, ",\"note\":");
+        k = json_str_into(o, k, sizeof r->pending - 4, note);
+    }
     o[k++] = '}';
     o[k++] = '\n';
     r->pending_len = k;
@@ -298,6 +341,9 @@ void ar_record_hand_end(ar_record *r, const okr_game *g)
     json_object_set_new(j, "winner", json_integer(g->last.winner));
     json_object_set_new(j, "scores", ar_json_ints(g->last.score, g->players));
     json_object_set_new(j, "totals", ar_json_ints(g->last.total, g->players));
+    json_t *sd = ar_json_showdown(&g->last); /* since protocol 1.1 */
+    if (sd)
+        json_object_set_new(j, "showdown", sd);
     char d[24];
     snprintf(d, sizeof d, "%016llx", (unsigned long long)okr_digest(g));
     json_object_set_new(j, "digest", json_string(d));
@@ -383,6 +429,7 @@ typedef struct bot_acc {
     long long errors[AR_V_COUNT];
     long long forfeits; /* appearances that forfeited */
     long long substituted;
+    long long notes_cut; /* notes cut to AR_NOTE_MAX bytes or cleaned (protocol 1.1) */
     long long decisions;
     double total_final, wall_ms, max_ms, game_cpu_ms;
     double *deal_sum; /* [deals]: summed score difference vs the field */
@@ -536,6 +583,7 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
             a->max_ms = o->max_ms[s];
         a->game_cpu_ms += o->cpu_ms[s];
         a->substituted += o->substituted[s];
+        a->notes_cut += o->notes_cut[s];
         /* score difference vs the field: own total minus the mean of the other seats' */
         long long di = o->deal - r->info.first_deal;
         if (n > 1 && di >= 0 && di < (r->info.deals > 0 ? r->info.deals : 1)) {
@@ -706,6 +754,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
         json_object_set_new(j, "error_games", json_integer(a->error_games));
         json_object_set_new(j, "forfeits", json_integer(a->forfeits));
         json_object_set_new(j, "substituted_actions", json_integer(a->substituted));
+        json_object_set_new(j, "notes_cut", json_integer(a->notes_cut));
         json_object_set_new(j, "disqualified", json_boolean(s && s->disqualified));
         if (s && s->disqualified)
             json_object_set_new(j, "disqualified_after_games", json_integer(s->dq_after));

@@ -32,6 +32,17 @@ void ar_mean_ci(const double *x, int n, double *mean, double *half);
 void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t *final_total,
                        uint8_t *placement, unsigned *winners);
 
+/* ---- Notes on choices ---------------------------------------------------------------------- */
+
+/* A bot's note on a Choice (protocol 1.1) is kept up to this many bytes. */
+enum { AR_NOTE_MAX = 280 };
+
+/* Copy the longest valid UTF-8 prefix of the n bytes at in (at most AR_NOTE_MAX bytes, ending
+ * at a character boundary) into out, with control characters as spaces, and NUL-terminate.
+ * Returns 1 if anything was left out or changed (too long, invalid UTF-8, a NUL or a control
+ * character), 0 if out is the note as sent. */
+int ar_note_clean(const char *in, size_t n, char out[AR_NOTE_MAX + 1]);
+
 /* ---- One game ----------------------------------------------------------------------------- */
 
 /* A verdict against one seat in one game. */
@@ -74,6 +85,7 @@ typedef struct ar_game_outcome {
     double max_ms[OKR_MAX_PLAYERS];
     double cpu_ms[OKR_MAX_PLAYERS]; /* CPU of the seat's process during the game */
     long long substituted[OKR_MAX_PLAYERS];
+    long long notes_cut[OKR_MAX_PLAYERS]; /* notes cut or cleaned (ar_note_clean) */
 } ar_game_outcome;
 
 /* ---- Game records ---------------------------------------------------------------------------- */
@@ -97,10 +109,11 @@ typedef struct ar_record_header {
 /* Create path and write the header line. Returns NULL (after printing why) if the file cannot
  * be created; every ar_record_* function accepts NULL and then does nothing. */
 ar_record *ar_record_open(const char *path, const ar_record_header *h);
-/* One action: seat, hand, its notation, the bot's time in ms (-1 for built-ins), and the
- * verdict name when the arena played it for the seat ("" otherwise). */
+/* One action: seat, hand, its notation, the bot's time in ms (-1 for built-ins), the
+ * verdict name when the arena played it for the seat ("" otherwise), and the bot's note
+ * (cleaned by ar_note_clean; NULL or "" for none). */
 void ar_record_action(ar_record *r, long long n, int hand, int seat, const char *text, double ms,
-                      const char *substituted);
+                      const char *substituted, const char *note);
 /* The action line is kept back until the next record call or ar_record_flush, so that the
  * caller can write it while a bot thinks. */
 void ar_record_flush(ar_record *r);

@@ -15,6 +15,7 @@
 
 #include "match/json_out.h"
 #include "match/record.h"
+#include "match/record_read.h"
 #include "util/util.h"
 #include "view.h"
 
@@ -23,41 +24,17 @@ extern const unsigned long av_asset_replay_html_len, av_asset_replay_css_len,
     av_asset_replay_js_len;
 
 typedef struct rp {
-    const char *path;
     const av_replay_opts *o;
-    char *err;
-    size_t cap;
-    long line;
-    okr_rules rules;
-    okr_game g;
+    ar_record_reader *rd; /* the record as read so far, and the engine's game */
     int players;
-    char names[OKR_MAX_PLAYERS][64];
+    char names[OKR_MAX_PLAYERS][64]; /* sanitized: they go into the page */
     double used_ms[OKR_MAX_PLAYERS], bank_ms[OKR_MAX_PLAYERS];
-    long long actions;
+    int choices; /* the actor's legal actions before its action, -1: not for this page */
     json_t *frames;
     json_t *prev;      /* the parts of the last frame, all of them */
     okr_action *legal; /* room for okr_legal, allocated at the first use */
     json_t *meta;
 } rp;
-
-static int fail(rp *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(rp *r, const char *fmt, ...)
-{
-    int k = snprintf(r->err, r->cap, "%s:%ld: ", r->path, r->line);
-    if (k < 0 || (size_t)k >= r->cap)
-        return -1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err + k, r->cap - (size_t)k, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static const char *jstr(json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
 
 /* ---- Cards as text ------------------------------------------------------------------------ */
 
@@ -132,14 +109,14 @@ static json_t *melds_json(const okr_meld *melds, int n)
 /* The table as the page's viewer may know it now. reveal: every hand is shown (a hand end). */
 static json_t *table_frame(rp *r, const char *kind, int reveal)
 {
-    const okr_game *g = &r->g;
+    const okr_game *g = &r->rd->g;
     okr_view v;
     int seat = r->o->seat;
     okr_view_of(g, seat >= 0 ? seat : 0, &v);
     json_t *f = json_object();
     json_object_set_new(f, "k", json_string(kind));
     json_object_set_new(f, "h", json_integer(v.hand_no));
-    json_object_set_new(f, "n", json_integer(r->actions));
+    json_object_set_new(f, "n", json_integer(r->rd->actions));
     int over = v.phase == OKR_PH_HAND_OVER || v.phase == OKR_PH_GAME_OVER;
     json_object_set_new(f, "to", json_integer(over ? -1 : v.to_act));
     json_object_set_new(f, "ph", json_string(ar_phase_name(v.phase)));
@@ -202,7 +179,7 @@ static const char *meld_word(const okr_meld *m)
 /* The action in words, as the page's viewer may know it. */
 static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *b)
 {
-    const okr_game *g = &r->g;
+    const okr_game *g = &r->rd->g;
     char c[3], d[3];
     const okr_meld *m = ev->meld < g->meld_n ? &g->meld[ev->meld] : NULL;
     switch (a->type) {
@@ -265,40 +242,40 @@ static void add_mark(json_t *f, const char *mark)
     json_object_set_new(f, "mark", json_string(mark));
 }
 
-static int on_action(rp *r, json_t *j)
+static int on_dealt(void *ctx, ar_record_reader *rd)
 {
-    okr_refusal why;
-    memset(&why, 0, sizeof why);
-    if (r->g.phase == OKR_PH_HAND_OVER) {
-        if (okr_next_hand(&r->g, NULL, 0, &why) != OKR_OK)
-            return fail(r, "cannot deal the next hand: %s", why.reason);
-        json_t *f = table_frame(r, "deal", 0);
-        char t[64];
-        snprintf(t, sizeof t, "hand %d is dealt", r->g.hand_no);
-        json_object_set_new(f, "txt", json_string(t));
-    }
-    if (r->g.phase == OKR_PH_GAME_OVER)
-        return fail(r, "an action after the end of the game");
-    int seat = (int)json_integer_value(json_object_get(j, "seat"));
-    const char *text = jstr(j, "action");
-    if (seat != r->g.to_act)
-        return fail(r, "seat %d acts, but seat %d must act", seat, r->g.to_act);
+    rp *r = ctx;
+    json_t *f = table_frame(r, "deal", 0);
+    char t[64];
+    snprintf(t, sizeof t, "hand %d is dealt", rd->g.hand_no);
+    json_object_set_new(f, "txt", json_string(t));
+    return 0;
+}
+
+static int before_action(void *ctx, ar_record_reader *rd, json_t *j, int seat)
+{
+    (void)j;
+    rp *r = ctx;
     /* how many choices the actor had: another seat's count depends on its hidden hand, so a
      * seat's page has only its own */
-    int choices = -1;
+    r->choices = -1;
     if (r->o->seat == AV_SPECTATOR || r->o->seat == seat) {
         if (!r->legal)
             r->legal = ar_xmalloc(OKR_MAX_ACTIONS * sizeof *r->legal);
-        choices = okr_legal(&r->g, r->legal, OKR_MAX_ACTIONS);
+        r->choices = okr_legal(&rd->g, r->legal, OKR_MAX_ACTIONS);
     }
-    okr_action a;
-    memset(&a, 0, sizeof a);
-    if (okr_action_parse(&r->g, text, &a, &why) != OKR_OK)
-        return fail(r, "cannot read the action '%s': %s", text, why.reason);
-    okr_event ev, shown;
-    if (okr_apply(&r->g, &a, &ev, &why) != OKR_OK)
-        return fail(r, "the engine refuses '%s' (RULES %s): %s", text, why.rule, why.reason);
-    r->actions++;
+    return 0;
+}
+
+static int on_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const okr_action *ap,
+                     const okr_event *evp)
+{
+    (void)rd;
+    rp *r = ctx;
+    const okr_action a = *ap;
+    const okr_event ev = *evp;
+    const char *text = ar_record_str(j, "action");
+    okr_event shown;
     if (r->o->seat >= 0)
         okr_event_redact(&ev, r->o->seat, &shown);
     else
@@ -329,9 +306,17 @@ static int on_action(rp *r, json_t *j)
     }
     if (json_is_number(ms) && json_number_value(ms) >= 0)
         json_object_set_new(f, "ms", json_real(json_number_value(ms)));
-    if (choices >= 0)
-        json_object_set_new(f, "nl", json_integer(choices));
-    const char *sub = jstr(j, "substituted");
+    if (r->choices >= 0)
+        json_object_set_new(f, "nl", json_integer(r->choices));
+    /* the bot's note (protocol 1.1): it may speak of its own hand, so a seat's page has only
+     * its own seat's notes. Hostile text: the page sets it with textContent only. */
+    const char *why = ar_record_str(j, "note");
+    if (why[0] && (r->o->seat == AV_SPECTATOR || r->o->seat == seat)) {
+        char clean[AR_NOTE_MAX + 1];
+        ar_note_clean(why, strlen(why), clean); /* a record may be hand-made */
+        json_object_set_new(f, "why", json_string(clean));
+    }
+    const char *sub = ar_record_str(j, "substituted");
     if (sub[0]) {
         json_object_set_new(f, "sub", json_string(sub));
         add_mark(f, "v");
@@ -341,29 +326,11 @@ static int on_action(rp *r, json_t *j)
     return 0;
 }
 
-static int ints_equal(json_t *arr, const int32_t *v, int n)
+static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
 {
-    if (!json_is_array(arr) || (int)json_array_size(arr) != n)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (json_integer_value(json_array_get(arr, (size_t)i)) != v[i])
-            return 0;
-    return 1;
-}
-
-static int on_hand_end(rp *r, json_t *j)
-{
-    const okr_game *g = &r->g;
-    if (g->phase != OKR_PH_HAND_OVER && g->phase != OKR_PH_GAME_OVER)
-        return fail(r, "the record ends a hand the engine has not finished");
-    if (json_integer_value(json_object_get(j, "hand")) != g->hand_no ||
-        !ints_equal(json_object_get(j, "scores"), g->last.score, r->players) ||
-        !ints_equal(json_object_get(j, "totals"), g->last.total, r->players))
-        return fail(r, "hand %d: the record's scores differ from the engine's", g->hand_no);
-    char d[24];
-    snprintf(d, sizeof d, "%016llx", (unsigned long long)okr_digest(g));
-    if (strcmp(d, jstr(j, "digest")) != 0)
-        return fail(r, "hand %d: digest %s, the engine's is %s", g->hand_no, jstr(j, "digest"), d);
+    (void)j;
+    rp *r = ctx;
+    const okr_game *g = &rd->g;
     json_t *f = table_frame(r, "end", 1);
     const okr_hand_result *h = &g->last;
     char t[160];
@@ -383,43 +350,46 @@ static int on_hand_end(rp *r, json_t *j)
     json_object_set_new(f, "end",
                         json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
                                   h->winner, "knocker", h->knocker, "rows", rows, "gin",
-                                  r->rules.family == OKR_FAMILY_GIN));
+                                  rd->rules.family == OKR_FAMILY_GIN));
+    /* a gin knock's melds, deadwood and lay-offs are laid face up (RULES G5): every page has
+     * them, a seat's too; computed by the engine, so records from before 1.1 show them too */
+    json_t *sd = ar_json_showdown(h);
+    if (sd)
+        json_object_set_new(json_object_get(f, "end"), "sd", sd);
     add_mark(f, "h");
     return 0;
 }
 
-static int on_verdict(rp *r, json_t *j)
+static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
 {
-    int seat = (int)json_integer_value(json_object_get(j, "seat"));
-    if (seat < 0 || seat >= r->players)
-        return fail(r, "a verdict for seat %d", seat);
+    (void)rd;
+    rp *r = ctx;
     json_t *f = table_frame(r, "verdict", 0);
     char t[400];
-    const char *clock = jstr(j, "clock");
+    const char *clock = ar_record_str(j, "clock");
     /* another seat's detail may quote its illegal move, that is its cards: a seat's page
      * shows only its own */
     int detail = r->o->seat == AV_SPECTATOR || r->o->seat == seat;
-    snprintf(t, sizeof t, "verdict %s against %s%s%s%s%s", jstr(j, "verdict"), r->names[seat],
-             clock[0] ? " (" : "", clock, clock[0] ? " clock)" : "", detail ? ": " : "");
+    snprintf(t, sizeof t, "verdict %s against %s%s%s%s%s", ar_record_str(j, "verdict"),
+             r->names[seat], clock[0] ? " (" : "", clock, clock[0] ? " clock)" : "",
+             detail ? ": " : "");
     if (detail) {
         size_t n = strlen(t);
-        snprintf(t + n, sizeof t - n, "%s", jstr(j, "detail"));
+        snprintf(t + n, sizeof t - n, "%s", ar_record_str(j, "detail"));
     }
     json_object_set_new(f, "a", json_integer(seat));
     json_object_set_new(f, "txt", json_string(t));
-    json_object_set_new(f, "verdict", json_string(jstr(j, "verdict")));
+    json_object_set_new(f, "verdict", json_string(ar_record_str(j, "verdict")));
     add_mark(f, "v");
     return 0;
 }
 
-static int on_result(rp *r, json_t *j)
+static int on_result(void *ctx, ar_record_reader *rd, json_t *j)
 {
-    const okr_game *g = &r->g;
-    int completed = json_is_true(json_object_get(j, "completed"));
+    rp *r = ctx;
+    const okr_game *g = &rd->g;
+    int completed = rd->completed;
     json_t *fin = json_object_get(j, "final_total");
-    if (completed &&
-        (g->phase != OKR_PH_GAME_OVER || !ints_equal(fin, g->result.final_total, r->players)))
-        return fail(r, "the record's final totals differ from the engine's");
     json_t *f =
         table_frame(r, "over", g->phase == OKR_PH_HAND_OVER || g->phase == OKR_PH_GAME_OVER);
     json_t *res = json_object();
@@ -440,63 +410,37 @@ static int on_result(rp *r, json_t *j)
     return 0;
 }
 
-static int on_header(rp *r, json_t *h)
+static int on_header(void *ctx, ar_record_reader *rd, json_t *h)
 {
-    okr_refusal why;
-    memset(&why, 0, sizeof why);
-    if (strcmp(jstr(h, "type"), "header") != 0)
-        return fail(r, "the first line is not a record header");
-    if (okr_rules_preset(&r->rules, jstr(h, "rules"), &why) != OKR_OK)
-        return fail(r, "rules '%s': %s", jstr(h, "rules"), why.reason);
-    char *opts = ar_xstrdup(jstr(h, "options"));
-    char *save = NULL;
-    for (char *tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        if (okr_rules_set(&r->rules, tok, eq + 1, &why) != OKR_OK) {
-            int rc = fail(r, "option %s: %s", tok, why.reason);
-            free(opts);
-            return rc;
-        }
-    }
-    free(opts);
-    r->players = (int)json_integer_value(json_object_get(h, "players"));
-    if (r->players < 1 || r->players > OKR_MAX_PLAYERS)
-        return fail(r, "players %d", r->players);
+    rp *r = ctx;
+    r->players = rd->players;
     if (r->o->seat >= r->players)
-        return fail(r, "seat %d: the game has %d seats", r->o->seat, r->players);
-    json_t *names = json_object_get(h, "names"), *jn = json_array();
+        return ar_record_fail(rd, "seat %d: the game has %d seats", r->o->seat, r->players);
+    json_t *jn = json_array();
     for (int s = 0; s < r->players; s++) {
-        const char *nm = json_string_value(json_array_get(names, (size_t)s));
-        ar_sanitize(nm ? nm : "?", strlen(nm ? nm : "?"), r->names[s], sizeof r->names[s]);
+        ar_sanitize(rd->names[s], strlen(rd->names[s]), r->names[s], sizeof r->names[s]);
         json_array_append_new(jn, json_string(r->names[s]));
         r->bank_ms[s] = r->o->clocks.bank_ms;
     }
-    json_t *sv = json_object_get(h, "seed");
-    uint64_t seed = json_is_integer(sv)  ? (uint64_t)json_integer_value(sv)
-                    : json_is_string(sv) ? strtoull(json_string_value(sv), NULL, 10)
-                                         : 0;
-    if (okr_game_init(&r->g, &r->rules, r->players, seed, NULL, 0, &why) != OKR_OK)
-        return fail(r, "the engine cannot start the game: %s", why.reason);
     json_t *m = r->meta;
     json_object_set_new(m, "names", jn);
     json_object_set_new(m, "players", json_integer(r->players));
-    json_object_set_new(m, "rules", json_string(r->rules.preset));
+    json_object_set_new(m, "rules", json_string(rd->rules.preset));
     json_object_set_new(m, "seat", json_integer(r->o->seat));
     json_object_set_new(m, "deal", json_integer(json_integer_value(json_object_get(h, "deal"))));
     json_object_set_new(m, "rotation",
                         json_integer(json_integer_value(json_object_get(h, "rotation"))));
     if (r->o->seat == AV_SPECTATOR) {
         /* the host's page: the ids that find the game again */
-        json_object_set_new(m, "game", json_string(jstr(h, "game_id")));
+        json_object_set_new(m, "game", json_string(ar_record_str(h, "game_id")));
         char sd[32];
-        snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
+        snprintf(sd, sizeof sd, "%llu", (unsigned long long)rd->seed);
         json_object_set_new(m, "seed", json_string(sd));
-        json_object_set_new(m, "options", json_string(jstr(h, "options")));
+        json_object_set_new(m, "options", json_string(ar_record_str(h, "options")));
     }
-    if (r->o->clocks.bank_ms > 0)
+    /* the clock each decision is measured against (the page says "took 12 ms of 1000 ms
+     * free", and when the bank was used) */
+    if (r->o->clocks.decision_ms > 0 || r->o->clocks.bank_ms > 0)
         json_object_set_new(m, "clocks",
                             json_pack("{s:f,s:f}", "decision", r->o->clocks.decision_ms, "bank",
                                       r->o->clocks.bank_ms));
@@ -505,51 +449,20 @@ static int on_header(rp *r, json_t *h)
     return 0;
 }
 
-static int walk(rp *r, FILE *in)
+static int walk(rp *r, FILE *in, const char *path)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int rc = 0, have_header = 0, have_result = 0;
-    while (rc == 0 && (n = getline(&buf, &cap, in)) >= 0) {
-        r->line++;
-        if (n == 0 || buf[0] == '\n')
-            continue;
-        json_error_t jerr;
-        json_t *j = json_loads(buf, 0, &jerr);
-        if (!json_is_object(j)) {
-            rc = fail(r, "not a JSON object: %s", j ? "wrong type" : jerr.text);
-            json_decref(j);
-            break;
-        }
-        const char *type = jstr(j, "type");
-        if (!have_header) {
-            rc = on_header(r, j);
-            have_header = 1;
-        } else if (have_result) {
-            rc = fail(r, "a line after the result");
-        } else if (strcmp(type, "action") == 0) {
-            rc = on_action(r, j);
-        } else if (strcmp(type, "hand_end") == 0) {
-            rc = on_hand_end(r, j);
-        } else if (strcmp(type, "verdict") == 0) {
-            rc = on_verdict(r, j);
-        } else if (strcmp(type, "result") == 0) {
-            rc = on_result(r, j);
-            have_result = 1;
-        } else if (strcmp(type, "aborted") == 0) {
-            rc = fail(r, "the game was not finished (%s)", jstr(j, "reason"));
-        } else {
-            rc = fail(r, "unknown line type '%s'", type);
-        }
-        json_decref(j);
-    }
-    free(buf);
-    if (rc == 0 && !have_header)
-        rc = fail(r, "empty record");
-    else if (rc == 0 && !have_result && !r->o->partial)
-        rc = fail(r, "the record has no result line (cut short?)");
-    return rc;
+    const ar_record_visitor v = {
+        .ctx = r,
+        .header = on_header,
+        .dealt = on_dealt,
+        .before_action = before_action,
+        .action = on_action,
+        .hand_end = on_hand_end,
+        .verdict = on_verdict,
+        .result = on_result,
+        .partial = r->o->partial,
+    };
+    return ar_record_read(in, path, &v, r->rd) == 0 ? 0 : -1;
 }
 
 /* ---- The page ----------------------------------------------------------------------------- */
@@ -606,10 +519,8 @@ static json_t *views(const rp *r)
 int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *err, size_t cap)
 {
     rp *r = ar_xcalloc(1, sizeof *r);
-    r->path = path;
     r->o = o;
-    r->err = err;
-    r->cap = cap;
+    r->rd = ar_xcalloc(1, sizeof *r->rd);
     r->frames = json_array();
     r->meta = json_object();
     r->prev = json_object();
@@ -618,8 +529,10 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
     if (!in) {
         snprintf(err, cap, "%s: %s", path, strerror(errno));
     } else {
-        rc = walk(r, in);
+        rc = walk(r, in, path);
         fclose(in);
+        if (rc != 0)
+            snprintf(err, cap, "%s", r->rd->err);
     }
     if (rc == 0) {
         /* the sibling pages are named after the game id, which names the seed: only the
@@ -641,6 +554,7 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
     json_decref(r->meta);
     json_decref(r->prev);
     free(r->legal);
+    free(r->rd);
     free(r);
     return rc;
 }

@@ -585,6 +585,20 @@ static int decide(const okb_decision *d, void *ud)
     t.avoid_qs = qs_refused;
     int pick = greedy_choose(&t, d->legal, d->n);
     last = d->legal[pick];
+    /* a note for the replay page (protocol 1.1): the rule of thumb that chose this */
+    static const char *const why[] = {
+        [OKR_A_DRAW] = "the pile does not pay: draw from the stock",
+        [OKR_A_TAKE] = "the pile pays: it makes a meld worth more than a draw",
+        [OKR_A_MELD] = "meld at once, the most valuable first",
+        [OKR_A_ADD] = "lay off at once, the most valuable first",
+        [OKR_A_DISCARD] = "discard the card that costs most in hand",
+        [OKR_A_CLAIM] = "the claim makes a meld worth more than a draw",
+        [OKR_A_KNOCK] = "knock as soon as the rules allow, with the least deadwood",
+        [OKR_A_PASS] = "nothing here pays: pass",
+    };
+    int type = last.type;
+    if (d->n > 1 && type < (int)(sizeof why / sizeof why[0]) && why[type])
+        okb_note(d, "%s (1 of %d choices)", why[type], d->n);
     return pick;
 }
 

@@ -305,14 +305,18 @@ int okr_gin_best(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_ginmeld 
 
 /* ---- Knock limit (G2) ---------------------------------------------------------------- */
 
+int okr_knock_limit(const okr_rules *r, int upcard)
+{
+    if (r->family != OKR_FAMILY_GIN || upcard < 0 || upcard >= 52)
+        return 0; /* no upcard: no knock limit to speak of; only gin */
+    if (r->ace_gin_only && upcard % 13 == 0)
+        return 0;
+    return gin_rank_value[upcard % 13];
+}
+
 int okr__gin_limit(const okr_game *g)
 {
-    int up = g->upcard;
-    if (up >= 52)
-        return 0; /* no upcard: no knock limit to speak of; only gin */
-    if (g->rules.ace_gin_only && up % 13 == 0)
-        return 0;
-    return gin_rank_value[up % 13];
+    return okr_knock_limit(&g->rules, g->upcard);
 }
 
 /* ---- Legal knocks (G5) ---------------------------------------------------------------- */
@@ -591,6 +595,10 @@ typedef struct gin_lay_ctx {
     int nl;
     int cap;
     int best; /* least deadwood so far */
+    /* took[i]: the cards (nibbles per suit) laid off onto meld i on the current path;
+     * best_took: on the path that gave `best` (the lay-offs shown at the showdown) */
+    uint64_t took[OKR_GIN_MELDS][4];
+    uint64_t best_took[OKR_GIN_MELDS][4];
 } gin_lay_ctx;
 
 /* Try every lay-off onto knocker meld i.. (each card once), then the defender's own best
@@ -601,8 +609,10 @@ static void gin_lay_dfs(gin_lay_ctx *c, int i, const uint64_t r[4])
         return;
     if (i == c->nl) {
         int d = gin_best_words(r, c->cap, NULL, NULL);
-        if (d < c->best)
+        if (d < c->best) {
             c->best = d;
+            memcpy(c->best_took, c->took, sizeof c->took);
+        }
         return;
     }
     const gin_lay *L = &c->lay[i];
@@ -624,6 +634,8 @@ static void gin_lay_dfs(gin_lay_ctx *c, int i, const uint64_t r[4])
                     above |= 1ULL << (4 * (L->hi + bi));
                 uint64_t r2[4] = {r[0], r[1], r[2], r[3]};
                 r2[s] = x - below - above;
+                memset(c->took[i], 0, sizeof c->took[i]);
+                c->took[i][s] = below + above;
                 gin_lay_dfs(c, i + 1, r2);
             }
         }
@@ -643,6 +655,10 @@ static void gin_lay_dfs(gin_lay_ctx *c, int i, const uint64_t r[4])
                         continue;
                     uint64_t r2[4] = {r[0] - ((uint64_t)a0 << sh), r[1] - ((uint64_t)a1 << sh),
                                       r[2] - ((uint64_t)a2 << sh), r[3] - ((uint64_t)a3 << sh)};
+                    c->took[i][0] = (uint64_t)a0 << sh;
+                    c->took[i][1] = (uint64_t)a1 << sh;
+                    c->took[i][2] = (uint64_t)a2 << sh;
+                    c->took[i][3] = (uint64_t)a3 << sh;
                     gin_lay_dfs(c, i + 1, r2);
                 }
 }
@@ -656,6 +672,7 @@ void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock, ok
 
     memset(&c, 0, sizeof c);
     c.cap = cap;
+    res->knock_nmelds = res->knock_dead_n = res->layoff_n = 0;
     memcpy(left, g->hand[knocker], sizeof left);
     const int nm = knock->nmelds < OKR_GIN_MELDS ? knock->nmelds : OKR_GIN_MELDS;
     for (int i = 0; i < nm; i++) {
@@ -665,6 +682,8 @@ void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock, ok
         OKR_ASSERT(type != 0);
         if (type == 0)
             continue;
+        /* shown face up (G5); meld c.nl of the lay-offs is knock_meld[c.nl] */
+        res->knock_meld[c.nl] = *gm;
         L->type = type;
         L->n = gm->n;
         c.nl++;
@@ -673,8 +692,12 @@ void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock, ok
                 left[gm->card[j]]--;
     }
     int K = 0;
-    for (int k = 0; k < 52; k++)
+    for (int k = 0; k < 52; k++) {
         K += left[k] * gin_rank_value[k % 13];
+        for (int j = 0; j < left[k] && res->knock_dead_n < OKR_GIN_HAND_MAX; j++)
+            res->knock_dead[res->knock_dead_n++] = (uint8_t)k;
+    }
+    res->knock_nmelds = (uint8_t)c.nl;
 
     uint64_t w[4];
     const int extra = gin_load(g->hand[def], w); /* copies beyond a third: deadwood */
@@ -685,6 +708,15 @@ void okr__gin_settle(const okr_game *g, int knocker, const okr_action *knock, ok
         c.best = INT_MAX;
         gin_lay_dfs(&c, 0, w);
         D = c.best;
+        /* the lay-offs of that best: card by card, meld by meld */
+        for (int i = 0; i < c.nl; i++)
+            for (int k = 0; k < 52; k++) {
+                unsigned n = (unsigned)(c.best_took[i][k / 13] >> (4 * (k % 13))) & 15u;
+                for (; n > 0 && res->layoff_n < OKR_GIN_HAND_MAX; n--) {
+                    res->layoff_card[res->layoff_n] = (uint8_t)k;
+                    res->layoff_meld[res->layoff_n++] = (uint8_t)i;
+                }
+            }
     }
     D += extra - gin_words_value(w);
 

@@ -15,7 +15,7 @@ const {
 } = require('./wire');
 
 const PROTOCOL_MAJOR = 1;
-const PROTOCOL_MINOR = 0;
+const PROTOCOL_MINOR = 1;
 
 // ---- The loop -------------------------------------------------------------------------------
 
@@ -41,6 +41,10 @@ class Context {
     this.decision = null; // the Decision being answered
     this.rules = {}; // option name -> value, e.g. rules.qs_discard === 'out_or_pair'
     this.started = 0; // performance.now() when the Decision was read
+    // Set in decide to say why (protocol 1.1): sent with this Choice, stored in the record and
+    // shown beside the decision in the replay page; cut to NOTE_MAX bytes of UTF-8; '' again
+    // at each Decision.
+    this.note = '';
     this.types = types;
     this.enums = enums;
   }
@@ -57,6 +61,17 @@ class Context {
     return budget - this.elapsedMs();
   }
   log(...args) { console.error(...args); }
+}
+
+const NOTE_MAX = 280; // bytes of UTF-8 the arena keeps of a note
+
+// The note as UTF-8 of at most NOTE_MAX bytes, cut on a character boundary.
+function cutNote(note) {
+  const b = Buffer.from(String(note), 'utf8');
+  if (b.length <= NOTE_MAX) return String(note);
+  let end = NOTE_MAX;
+  while (end > 0 && (b[end] & 0xc0) === 0x80) end--; // b[end] starts the character cut off
+  return b.subarray(0, end).toString('utf8');
 }
 
 // decide()'s result -> a Choice object.
@@ -142,8 +157,11 @@ function serve(decide, hooks, name, version, reader, out) {
         const d = msg.decision;
         ctx.started = performance.now();
         ctx.decision = d;
+        ctx.note = '';
         if (!d.legal.length) throw new ProtocolError(`Decision ${d.id} has no legal actions`);
-        send({ choice: makeChoice(decide(d.view || types.View.create(), d.legal, ctx), d) });
+        const choice = makeChoice(decide(d.view || types.View.create(), d.legal, ctx), d);
+        if (ctx.note) choice.note = cutNote(ctx.note);
+        send({ choice });
         break;
       }
       case 'events':

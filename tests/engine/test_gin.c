@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,9 +132,18 @@ static void test_G2_knock_limit_is_upcard_value(void **state)
     for (int i = 0; i < 8; i++) {
         gin_game(&game, 1, up[i]);
         assert_int_equal(okr__gin_limit(&game), lim[i]);
+        /* the public value (protocol 1.1's View.knock_limit) is the one the engine checks */
+        assert_int_equal(okr_knock_limit(&game.rules, game.upcard), lim[i]);
         game.rules.ace_gin_only = 1;
         assert_int_equal(okr__gin_limit(&game), i == 0 ? 0 : lim[i]);
+        assert_int_equal(okr_knock_limit(&game.rules, game.upcard), i == 0 ? 0 : lim[i]);
     }
+    /* no upcard, or not gin: 0 */
+    assert_int_equal(okr_knock_limit(&game.rules, OKR_JOKER), 0);
+    okr_rules laws;
+    okr_refusal why;
+    assert_int_equal(okr_rules_preset(&laws, "laws", &why), OKR_OK);
+    assert_int_equal(okr_knock_limit(&laws, 6), 0);
 }
 
 /* RULES G2: ace_gin_only: with an ace upcard only gin knocks are listed, and any other
@@ -479,6 +489,29 @@ static void test_G5_gin_best_least_deadwood_canonical_tie(void **state)
     assert_int_equal(nb, 0);
 }
 
+/* The showdown of a knock as text: "melds AC 2C 3C | ...; dead 2D; off 7H>0 8H>0" (the
+ * arrangement, the knocker's deadwood, each lay-off as card>knocker meld). */
+static const char *showdown(const okr_hand_result *r)
+{
+    static char buf[400];
+    char c[3];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "melds");
+    for (int i = 0; i < r->knock_nmelds; i++) {
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", i ? " |" : "");
+        for (int j = 0; j < r->knock_meld[i].n; j++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " %s",
+                                  okr_card_str(r->knock_meld[i].card[j], c));
+    }
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "; dead");
+    for (int i = 0; i < r->knock_dead_n; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", okr_card_str(r->knock_dead[i], c));
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "; off");
+    for (int i = 0; i < r->layoff_n; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " %s>%d", okr_card_str(r->layoff_card[i], c),
+                              r->layoff_meld[i]);
+    return buf;
+}
+
 /* RULES G5: the defender lays off onto the knocker's runs at both ends, in chains (7 then 8
  * onto 4-5-6), and onto his sets up to four cards. */
 static void test_G5_defender_lays_off_chain(void **state)
@@ -491,6 +524,10 @@ static void test_G5_defender_lays_off_chain(void **state)
     okr_hand_result res = settle(&a);
     assert_int_equal(res.deadwood[0], 2);
     assert_int_equal(res.deadwood[1], 30); /* KS 4S 6D TD */
+    /* the showdown the table sees: the arrangement as declared and 2D left; 7H 8H 9H lay off
+     * onto 4-5-6H and the 9s, or make the defender's own run: the same deadwood, and the
+     * first found (own melds) is shown */
+    assert_string_equal(showdown(&res), "melds 4H 5H 6H | 9C 9D 9S | JC QC KC; dead 2D; off");
     assert_int_equal(res.ended, OKR_END_KNOCK);
     assert_int_equal(res.winner, 0);
     assert_int_equal(res.knocker, 0);
@@ -503,6 +540,8 @@ static void test_G5_defender_lays_off_chain(void **state)
     give(&game, 1, "3H 2H TC 8C 7C AS 5S 6S 8S 7D");
     res = settle(&a);
     assert_int_equal(res.deadwood[1], 8 + 7 + 1 + 5 + 6 + 8 + 7);
+    assert_string_equal(showdown(&res),
+                        "melds 4H 5H 6H | 9C 9D 9S | JC QC KC; dead 2D; off 2H>0 3H>0 TC>2");
 }
 
 /* RULES G5: lay-offs and the defender's own melds are chosen together for the least
@@ -637,6 +676,7 @@ static void test_G7_gin_no_layoff(void **state)
     assert_int_equal(res.deadwood[0], 0);
     /* own melds: 2H 3H 4H; left 4C 5C 7C 8S KS 5D 6D = 4+5+7+8+10+5+6 = 45 */
     assert_int_equal(res.deadwood[1], 45);
+    assert_string_equal(showdown(&res), "melds AC 2C 3C | 7D 7H 7S | 9S TS JS QS; dead; off");
     assert_int_equal(res.ended, OKR_END_GIN);
     assert_int_equal(res.winner, 0);
     assert_int_equal(res.score[0], 25 + 45);

@@ -23,6 +23,9 @@
  *   crashhand abort()s when a hand ends (HandEnd), between two decisions
  *   idlecrash dies of SIGALRM 100 ms after its N-th answer, while another seat thinks
  *   chatty    writes 64 KiB to stderr per decision   nobye   ignores Bye and EOF
+ *   notes     a note on every Choice (protocol 1.1), hostile: markup that would close the
+ *             page's script, a newline, 400 bytes of two-byte characters and a byte that is
+ *             not UTF-8; on every 3rd decision a note that is invalid after 3 bytes
  *   fork      leaves a sleeping child in its process group
  *   daemon    leaves a sleeping child in a new session (escapes the group)
  * and, for the live protocol's fuzzing (tests/match/protofuzz.sh):
@@ -149,6 +152,19 @@ static void send_index(uint64_t id, uint32_t index)
     c.id = id;
     c.pick_case = OKRPB__CHOICE__PICK_INDEX;
     c.index = index;
+    Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
+    fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
+    fb.choice = &c;
+    send_msg(&fb);
+}
+
+static void send_index_note(uint64_t id, uint32_t index, const char *note)
+{
+    Okrpb__Choice c = OKRPB__CHOICE__INIT;
+    c.id = id;
+    c.pick_case = OKRPB__CHOICE__PICK_INDEX;
+    c.index = index;
+    c.note = (char *)note;
     Okrpb__FromBot fb = OKRPB__FROM_BOT__INIT;
     fb.msg_case = OKRPB__FROM_BOT__MSG_CHOICE;
     fb.choice = &c;
@@ -428,7 +444,20 @@ int main(int argc, char **argv)
             uint32_t pick = n ? (uint32_t)(rnd() % n) : 0;
             if (is("full") && n)
                 send_action(d->id, d->legal[pick]);
-            else
+            else if (is("notes")) {
+                static char note[600];
+                if (answered % 3 == 2) {
+                    snprintf(note, sizeof note, "ok \xc3(rest");
+                } else {
+                    size_t k = (size_t)snprintf(note, sizeof note, "%s",
+                                                "</script><img src=x onerror=alert(1)>\nwhy ");
+                    for (int i = 0; i < 200; i++, k += 2)
+                        memcpy(note + k, "\xc3\xa9", 2); /* U+00E9 */
+                    note[k++] = (char)0xff;
+                    note[k] = '\0';
+                }
+                send_index_note(d->id, pick, note);
+            } else
                 send_index(d->id, pick);
             answered++;
             if (is("idlecrash") && answered == after) {

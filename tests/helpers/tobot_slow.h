@@ -33,6 +33,7 @@ static inline int okrt_slow_decode(const uint8_t *p, size_t n, okrpb_fast_in *ou
             goto out;
         if (okrpb_view_to(d->view, &out->view, &why) != OKR_OK)
             goto out;
+        out->knock_limit = d->view->knock_limit; /* 1.1 */
         if (d->n_legal > out->cap_legal) {
             out->legal = okrt_grow(out->legal, d->n_legal, sizeof *out->legal);
             out->cap_legal = d->n_legal;
@@ -73,7 +74,7 @@ static inline int okrt_fast_same(const okrpb_fast_in *f, const okrpb_fast_in *s)
     if (f->kind == OKRPB_FAST_DECISION)
         return f->id == s->id && f->time_ms == s->time_ms && f->bank_ms == s->bank_ms &&
                f->hard_ms == s->hard_ms && memcmp(&f->view, &s->view, sizeof f->view) == 0 &&
-               f->n_legal == s->n_legal &&
+               f->knock_limit == s->knock_limit && f->n_legal == s->n_legal &&
                memcmp(f->legal, s->legal, f->n_legal * sizeof *f->legal) == 0;
     return f->n_events == s->n_events &&
            (!f->n_events || memcmp(f->events, s->events, f->n_events * sizeof *f->events) == 0);

@@ -18,6 +18,11 @@ hand="$TMP/h"
 "$ARENA" match --players 3 --games 6 --seed 5 --bot "$(helper good)" --bot "$(helper crashhand)" \
     --bot "$(helper good)" --out "$hand" --quiet --max-error-share 1 >/dev/null 2>&1
 check "the matches ran" test -s "$out/results.json" -a -s "$sub/results.json" -a -s "$hand/results.json"
+# the arena speaks protocol 1.1; the helper bots were written for 1.0 and play on (a minor
+# version only adds fields, which a 1.0 bot skips)
+check "a 1.0 bot plays every game of a 1.1 arena, with no verdict" \
+    py "$hand" "bots['okrh_good']['identify']['protocol'] == '1.0'" \
+    "bots['okrh_good']['games'] == 6 and sum(bots['okrh_good']['errors'].values()) == 0"
 check "crash at a hand end: forfeits, RE" \
     py "$hand" "all(x['forfeits'] == [x['seating'].index(1)] for x in g)" \
     "bots['okrh_crashhand']['errors']['RE'] == 6"

@@ -170,12 +170,49 @@ static void test_verdict_names(void **state)
     assert_string_equal(ar_verdict_name(AR_V_NONE), "");
 }
 
+/* A bot's note (protocol 1.1): the longest valid UTF-8 prefix of at most AR_NOTE_MAX bytes,
+ * control characters as spaces; 1 whenever the note was changed. */
+static void test_note_clean(void **state)
+{
+    (void)state;
+    char out[AR_NOTE_MAX + 1], in[1024];
+    assert_int_equal(ar_note_clean("kept 7H 8H \xe2\x99\xa5", 14, out), 0);
+    assert_string_equal(out, "kept 7H 8H \xe2\x99\xa5");
+    assert_int_equal(ar_note_clean("", 0, out), 0);
+    assert_string_equal(out, "");
+    /* control characters and DEL become spaces */
+    assert_int_equal(ar_note_clean("a\nb\x1b[2Jc\x7f", 9, out), 1);
+    assert_string_equal(out, "a b [2Jc ");
+    /* invalid: a lone continuation byte, a cut character, overlong, a surrogate, > U+10FFFF */
+    static const char *const bad[] = {
+        "ok \x80x", "ok \xc3", "ok \xc0\xafx", "ok \xed\xa0\x80x", "ok \xf4\x90\x80\x80x",
+        "ok \xffx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(ar_note_clean(bad[i], strlen(bad[i]), out), 1);
+        assert_string_equal(out, "ok ");
+    }
+    /* too long: cut at AR_NOTE_MAX bytes, or before the character that would cross it */
+    memset(in, 'a', sizeof in);
+    assert_int_equal(ar_note_clean(in, sizeof in, out), 1);
+    assert_int_equal(strlen(out), AR_NOTE_MAX);
+    in[0] = 'x';
+    for (int i = 0; i < 250; i++)
+        memcpy(in + 1 + 4 * i, "\xf0\x9f\x83\x8f", 4); /* U+1F0CF, a playing card */
+    assert_int_equal(ar_note_clean(in, 1 + 4 * 250, out), 1);
+    assert_int_equal(strlen(out), 1 + 4 * 69); /* 277: a 70th would make 281 */
+    /* exactly AR_NOTE_MAX bytes is kept whole */
+    memset(in, 'b', AR_NOTE_MAX);
+    assert_int_equal(ar_note_clean(in, AR_NOTE_MAX, out), 0);
+    assert_int_equal(strlen(out), AR_NOTE_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seating_rotation), cmocka_unit_test(test_deals_and_ids),
-        cmocka_unit_test(test_t_quantiles),      cmocka_unit_test(test_mean_ci),
-        cmocka_unit_test(test_forfeit_result),   cmocka_unit_test(test_verdict_names),
+        cmocka_unit_test(test_note_clean),       cmocka_unit_test(test_t_quantiles),
+        cmocka_unit_test(test_mean_ci),          cmocka_unit_test(test_forfeit_result),
+        cmocka_unit_test(test_verdict_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

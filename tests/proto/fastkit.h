@@ -74,6 +74,7 @@ static Okrpb__ToBot *kit_decision(okrpb_arena *a, const okr_game *g, const okr_a
     d.id = id;
     d.view = okrpb_view_from(a, &v);
     assert_non_null(d.view);
+    d.view->knock_limit = (uint32_t)okr_knock_limit(&g->rules, v.upcard); /* as match.c */
     d.n_legal = (size_t)n;
     d.legal = legal;
     d.time_ms = 1000;

@@ -107,6 +107,7 @@ static void assert_rules_equal(const okr_rules *a, const okr_rules *b)
 
 typedef struct stats {
     long views, actions, events, hand_ends, game_ends, decisions;
+    long showdowns, layoffs;        /* gin knocks, and cards laid off in them */
     long type[OKR_A_PASS + 1];      /* actions checked, by type */
     long how[2][OKR_HOW_JOKER + 1]; /* TAKE and CLAIM actions checked, by how */
     long phase[OKR_PH_GAME_OVER + 1];
@@ -302,6 +303,25 @@ static void check_hand_end(okrpb_arena *a, const okr_game *g)
         assert_memory_equal(count, g->hand[s], OKR_KINDS);
     }
     assert_int_equal(at, h->n_hands);
+    /* 1.1: a gin knock's showdown survives the wire card by card */
+    assert_int_equal(h->n_knock_melds, l->knocker >= 0 ? l->knock_nmelds : 0);
+    for (size_t i = 0; i < h->n_knock_melds; i++) {
+        assert_int_equal(h->knock_melds[i]->n_cards, l->knock_meld[i].n);
+        for (size_t j = 0; j < h->knock_melds[i]->n_cards; j++)
+            assert_int_equal(h->knock_melds[i]->cards[j], l->knock_meld[i].card[j]);
+    }
+    if (h->n_knock_melds) {
+        assert_int_equal(h->n_knock_deadwood, l->knock_dead_n);
+        for (size_t i = 0; i < h->n_knock_deadwood; i++)
+            assert_int_equal(h->knock_deadwood[i], l->knock_dead[i]);
+        assert_int_equal(h->n_layoffs, l->layoff_n);
+        for (size_t i = 0; i < h->n_layoffs; i++) {
+            assert_int_equal(h->layoffs[i]->card, l->layoff_card[i]);
+            assert_int_equal(h->layoffs[i]->meld, l->layoff_meld[i]);
+            st.layoffs++;
+        }
+        st.showdowns++;
+    }
     okrpb__to_bot__free_unpacked(u, NULL);
     st.hand_ends++;
 }
@@ -460,13 +480,16 @@ static void test_games_every_preset(void **state)
     }
     /* Knocks are rare under random play: more gin games until some were checked. */
     okr_rules gin = rules_of("gin");
-    for (int i = 0; i < 500 && st.type[OKR_A_KNOCK] < 5; i++)
+    for (int i = 0; i < 500 && (st.type[OKR_A_KNOCK] < 5 || st.layoffs < 3); i++)
         play(a, &gin, 2, rng_next(), 100000);
     okrpb_arena_free(a);
     print_message("proto: %ld decisions, %ld actions, %ld views, %ld events, %ld hand ends, "
                   "%ld game ends\n",
                   st.decisions, st.actions, st.views, st.events, st.hand_ends, st.game_ends);
     assert_true(st.game_ends >= NPRESETS * games);
+    /* showdowns with lay-offs went over the wire (1.1) */
+    print_message("proto: %ld gin showdowns, %ld lay-offs\n", st.showdowns, st.layoffs);
+    assert_true(st.showdowns >= 5 && st.layoffs >= 3);
     /* The sample reached every kind of action and every phase with a decision. */
     for (int t = OKR_A_DRAW; t <= OKR_A_PASS; t++) {
         print_message("proto: type %d: %ld actions\n", t, st.type[t]);

@@ -24,6 +24,7 @@ static void assert_same(const okrpb_fast_in *f, const okrpb_fast_in *s)
         assert_int_equal(f->bank_ms, s->bank_ms);
         assert_int_equal(f->hard_ms, s->hard_ms);
         assert_memory_equal(&f->view, &s->view, sizeof f->view);
+        assert_int_equal(f->knock_limit, s->knock_limit);
         assert_int_equal(f->n_legal, s->n_legal);
         assert_memory_equal(f->legal, s->legal, f->n_legal * sizeof *f->legal);
     } else {

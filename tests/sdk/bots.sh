@@ -28,7 +28,7 @@ for b in r["bots"]:
     errors = sum(b["errors"].values())
     assert errors == 0 and b["forfeits"] == 0, "%s: errors %s" % (b["name"], b["errors"])
     assert b["identify"]["name"] in ("random", "greedy", "strong"), b["identify"]
-    assert b["identify"]["protocol"] == "1.0", b["identify"]
+    assert b["identify"]["protocol"] == "1.1", b["identify"]
 PY
 }
 

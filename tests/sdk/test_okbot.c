@@ -24,10 +24,11 @@
 /* ---- The test bot ----------------------------------------------------------------------- */
 
 enum {
-    PICK_LAST,    /* the last legal index */
-    PICK_ACTION,  /* the last legal action, as a full action */
-    PICK_BAD,     /* an index out of range */
-    PICK_HELLO_NO /* on_hello fails */
+    PICK_LAST,     /* the last legal index */
+    PICK_ACTION,   /* the last legal action, as a full action */
+    PICK_BAD,      /* an index out of range */
+    PICK_HELLO_NO, /* on_hello fails */
+    PICK_NOTE      /* the last index, with a note too long for the arena (okb_note) */
 };
 
 typedef struct script {
@@ -38,14 +39,25 @@ typedef struct script {
 static int tb_decide(const okb_decision *d, void *ud)
 {
     const script *s = ud;
-    printf("STRAY decide id=%llu n=%d seat=%d phase=%d hand_no=%d time=%u\n",
-           (unsigned long long)d->id, d->n, d->seat, d->view->phase, d->view->hand_no, d->time_ms);
+    printf("STRAY decide id=%llu n=%d seat=%d phase=%d hand_no=%d time=%u knock_limit=%d\n",
+           (unsigned long long)d->id, d->n, d->seat, d->view->phase, d->view->hand_no, d->time_ms,
+           d->knock_limit);
     switch (s->pick) {
     case PICK_ACTION:
         *d->action = d->legal[d->n - 1];
         return OKB_ACTION;
     case PICK_BAD:
         return d->n + 7;
+    case PICK_NOTE: {
+        /* "x" and 200 two-byte characters: 401 bytes, cut to 1 + 2 * 139 = 279 */
+        char e[401];
+        for (int i = 0; i < 200; i++)
+            memcpy(e + 2 * i, "\xc3\xa9", 2);
+        e[400] = '\0';
+        okb_note(d, "first %s", "draft"); /* replaced by the next call */
+        okb_note(d, "x%s", e);
+        return d->n - 1;
+    }
     default:
         return d->n - 1;
     }
@@ -89,6 +101,22 @@ static void tb_hand_end(const okb_hand_end *h, void *ud)
         cards += h->hand_n[s];
     printf("HOOK hand_end hand=%d ended=%d cards=%d total0=%d\n", h->hand_no, h->result.ended,
            cards, h->result.total[0]);
+    const okr_hand_result *r = &h->result;
+    if (r->knock_nmelds) {
+        char c[3];
+        printf("HOOK showdown");
+        for (int i = 0; i < r->knock_nmelds; i++) {
+            printf(" meld");
+            for (int j = 0; j < r->knock_meld[i].n; j++)
+                printf(" %s", okr_card_str(r->knock_meld[i].card[j], c));
+        }
+        printf(" dead");
+        for (int i = 0; i < r->knock_dead_n; i++)
+            printf(" %s", okr_card_str(r->knock_dead[i], c));
+        for (int i = 0; i < r->layoff_n; i++)
+            printf(" off %s>%d", okr_card_str(r->layoff_card[i], c), r->layoff_meld[i]);
+        printf("\n");
+    }
 }
 
 static void tb_game_end(const okb_game_end *g, void *ud)
@@ -288,6 +316,7 @@ static int put_decision(okrpb_buf *b, const okr_game *g, uint64_t id)
     d.id = id;
     d.view = okrpb_view_from(pool, &v);
     assert_non_null(d.view);
+    d.view->knock_limit = (uint32_t)okr_knock_limit(&g->rules, v.upcard); /* as match.c */
     Okrpb__Action **acts = calloc((size_t)n, sizeof *acts);
     assert_non_null(acts);
     for (int i = 0; i < n; i++)
@@ -361,7 +390,8 @@ static void test_handshake_identify_then_ready(void **state)
     assert_int_equal(n, 2);
     assert_int_equal(m[0]->msg_case, OKRPB__FROM_BOT__MSG_IDENTIFY);
     assert_int_equal(m[0]->identify->major, 1);
-    assert_int_equal(m[0]->identify->minor, 0);
+    assert_int_equal(m[0]->identify->minor, OKB_MINOR); /* 1.1 */
+    ;
     assert_string_equal(m[0]->identify->name, "tester");
     assert_string_equal(m[0]->identify->version, "9.8");
     assert_int_equal(m[1]->msg_case, OKRPB__FROM_BOT__MSG_READY);
@@ -450,6 +480,14 @@ static void test_decisions_echo_ids_and_hooks_see_the_game(void **state)
     }
     const char *log = (const char *)res.err.data;
     assert_non_null(strstr(log, "HOOK game_start id=g1 seat=0 players=2 name0=alice"));
+    {
+        /* 1.1: the gin knock limit reaches decide, whichever decoder read the Decision */
+        char kl[48];
+        snprintf(kl, sizeof kl, "knock_limit=%d\n", okr_knock_limit(&r, g.upcard));
+        assert_true(okr_knock_limit(&r, g.upcard) > 0);
+        assert_non_null(strstr(log, kl));
+        assert_null(strstr(log, "knock_limit=0\n"));
+    }
     assert_non_null(strstr(log, "HOOK event seq=1 seat="));
     char last_event[64];
     snprintf(last_event, sizeof last_event, "HOOK event seq=%d ", nev);
@@ -463,6 +501,92 @@ static void test_decisions_echo_ids_and_hooks_see_the_game(void **state)
     replies_free(m, n);
     run_free(&res);
     okrpb_buf_free(&in);
+}
+
+/* A gin knock's showdown (protocol 1.1, RULES G5) reaches on_hand_end decoded; a lay-off onto
+ * a meld the knocker did not show is a broken message, never a crash. */
+static void test_hand_end_carries_the_showdown(void **state)
+{
+    (void)state;
+    okr_rules r = rules_of("gin");
+    okr_refusal why;
+    okr_game g;
+    for (int hostile = 0; hostile < 2; hostile++) {
+        assert_int_equal(okr_game_init(&g, &r, 2, 42, NULL, 0, &why), OKR_OK);
+        okr_hand_result *h = &g.last;
+        h->ended = OKR_END_KNOCK;
+        h->winner = h->knocker = 0;
+        h->knock_nmelds = 2;
+        h->knock_meld[0] = (okr_ginmeld){3, {3, 4, 5}};   /* 4C 5C 6C */
+        h->knock_meld[1] = (okr_ginmeld){3, {8, 21, 47}}; /* 9C 9D 9S */
+        h->knock_dead_n = 1;
+        h->knock_dead[0] = 14; /* 2D */
+        h->layoff_n = 2;
+        h->layoff_card[0] = 6; /* 7C onto meld 0 */
+        h->layoff_meld[0] = 0;
+        h->layoff_card[1] = 34; /* 9H onto meld 1, or onto a meld 5 that is not there */
+        h->layoff_meld[1] = hostile ? 5 : 1;
+        okrpb_buf in = {0};
+        put_hello(&in, &r, 2);
+        put_game_start(&in, 1, 2);
+        Okrpb__ToBot m = OKRPB__TO_BOT__INIT;
+        m.msg_case = OKRPB__TO_BOT__MSG_HAND_END;
+        m.hand_end = okrpb_hand_end_from(pool, &g);
+        assert_non_null(m.hand_end);
+        assert_int_equal(m.hand_end->n_knock_melds, 2);
+        put(&in, &m);
+        run_result res;
+        run_bot(&in, PICK_LAST, &res);
+        const char *log = (const char *)res.err.data;
+        if (!hostile) {
+            assert_int_equal(exit_code(&res), 0);
+            assert_non_null(
+                strstr(log, "HOOK showdown meld 4C 5C 6C meld 9C 9D 9S dead 2D off 7C>0 off 9H>1"));
+        } else {
+            assert_int_equal(exit_code(&res), 1);
+            assert_null(strstr(log, "HOOK showdown"));
+            assert_non_null(strstr(log, "HandEnd: lay-off 1"));
+        }
+        run_free(&res);
+        okrpb_buf_free(&in);
+    }
+}
+
+/* okb_note (protocol 1.1): the Choice carries the note, cut to OKB_NOTE_MAX bytes at a
+ * character boundary; without a call there is no note (the fast index-only frame). */
+static void test_note_goes_with_the_choice(void **state)
+{
+    (void)state;
+    okr_rules r = rules_of("laws");
+    okr_refusal why;
+    okr_game g;
+    for (int with = 0; with < 2; with++) {
+        assert_int_equal(okr_game_init(&g, &r, 3, 5, NULL, 0, &why), OKR_OK);
+        okrpb_buf in = {0};
+        put_hello(&in, &r, 3);
+        put_game_start(&in, g.to_act, 3);
+        int n = put_decision(&in, &g, 77);
+        put_bye(&in);
+        run_result res;
+        run_bot(&in, with ? PICK_NOTE : PICK_LAST, &res);
+        assert_int_equal(exit_code(&res), 0);
+        Okrpb__FromBot *m[8];
+        int k = replies(&res, m, 8);
+        assert_int_equal(k, 3);
+        const Okrpb__Choice *c = m[2]->choice;
+        assert_non_null(c);
+        assert_int_equal(c->index, n - 1);
+        if (with) {
+            assert_int_equal(strlen(c->note), 279);
+            assert_memory_equal(c->note, "x\xc3\xa9\xc3\xa9", 5);
+            assert_memory_equal(c->note + 277, "\xc3\xa9", 2);
+        } else {
+            assert_string_equal(c->note, "");
+        }
+        replies_free(m, k);
+        run_free(&res);
+        okrpb_buf_free(&in);
+    }
 }
 
 /* printf in decide goes to the log, never into the channel. */
@@ -690,6 +814,8 @@ int main(void)
         cmocka_unit_test(test_handshake_identify_then_ready),
         cmocka_unit_test(test_handshake_hook_failure_no_ready),
         cmocka_unit_test(test_decisions_echo_ids_and_hooks_see_the_game),
+        cmocka_unit_test(test_hand_end_carries_the_showdown),
+        cmocka_unit_test(test_note_goes_with_the_choice),
         cmocka_unit_test(test_stray_printf_goes_to_stderr),
         cmocka_unit_test(test_full_action_and_bad_index),
         cmocka_unit_test(test_refused_and_unknown_messages),

@@ -151,6 +151,31 @@ check('a game of the report opens its replay', (await rp.title()).startsWith('ok
 await Promise.all([rp.waitForNavigation(), rp.click('#views a:has-text("report")')]);
 check('... whose link goes back to the report', (await rp.title()).startsWith('okarena report'));
 
+// ---- gin (protocol 1.1): a knock's showdown, and a bot's note beside its decision ----
+if (cfg.gin) {
+  const gp = watch(await ctx.newPage());
+  await open(gp, cfg.gin);
+  const fr = await gp.evaluate(() => JSON.parse(document.getElementById('okr-data').textContent).frames);
+  const knock = fr.findIndex((f) => f.k === 'end' && f.end.sd);
+  await gp.evaluate((i) => window.okrReplay.go(i), knock);
+  const sd = await gp.evaluate(() => ({
+    melds: [...document.querySelectorAll('#breakdown [data-knock-meld]')].map((m) => m.querySelectorAll('.cards:not(.layoff) .card').length),
+    dead: document.querySelectorAll('#breakdown [data-knock-deadwood] .card').length,
+    off: document.querySelectorAll('#breakdown .layoff .card').length,
+  }));
+  const want = fr[knock].end.sd;
+  check('a knock shows the knocker\'s ' + want.melds.length + ' melds, ' + sd.dead + ' deadwood cards and ' + sd.off + ' lay-offs as cards',
+    knock > 0 && JSON.stringify(sd.melds) === JSON.stringify(want.melds.map((m) => m.split(' ').length)) &&
+    sd.dead === (want.deadwood ? want.deadwood.split(' ').length : 0) && sd.off === want.layoffs.length);
+  await shot(gp, 'replay-gin-knock.png');
+  const noted = fr.findIndex((f) => f.why !== undefined);
+  await gp.evaluate((i) => window.okrReplay.go(i), noted);
+  const why = await gp.evaluate(() => { const q = document.querySelector('#decision .why q'); return q ? q.textContent : null; });
+  check('a bot\'s note is shown beside its decision: "' + why + '"', noted > 0 && why === fr[noted].why);
+  await shot(gp, 'replay-gin-note.png');
+  await gp.close();
+}
+
 // ---- a whole 4-seat laws game: open, then step through every step ----
 // Wall times depend on what else the machine runs; the CPU time of chromium's processes (all
 // of this profile's, from /proc) is what the page needs.

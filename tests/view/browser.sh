@@ -45,6 +45,13 @@ check "the tournament and its report" test -s "$TMP/t/report.html"
 "$ARENA" match --players 4 --games 4 --seed 3 --bot @greedy --bot @random --out "$TMP/big" \
     --quiet >/dev/null 2>&1
 "$ARENA" replay "$TMP/big" --game 0 --html -o "$TMP/big.html" >/dev/null
+# gin with the C greedy bot, which writes a note on each choice (protocol 1.1); its knocks
+# show their showdown
+"$ARENA" match --rules gin --games 1 --seed 4 --bot "$BUILD/bots/greedy_bot" --bot @random \
+    --out "$TMP/gin" --quiet >/dev/null 2>&1
+"$ARENA" replay "$TMP/gin" --game 0 --html -o "$TMP/big-gin.html" >/dev/null
+check "a gin game with notes and knocks" \
+    test -n "$(grep -l '"note"' "$TMP"/gin/records/*.jsonl)" -a -n "$(grep -l showdown "$TMP"/gin/records/*.jsonl)"
 game=$(python3 -c "
 import json
 g = [json.loads(l) for l in open('$TMP/t/games.jsonl')]
@@ -52,7 +59,7 @@ print([x for x in g if x['verdicts']][0]['game_id'])")
 shots="$BUILD/tests/view/screens"
 cat >"$TMP/cfg.json" <<CFG
 {"replay": "$TMP/t/replays/$game.html", "record": "$TMP/t/records/$game.jsonl", "seat": 1,
- "report": "$TMP/t/report.html", "results": "$TMP/t/results.json", "big": "$TMP/big.html",
+ "report": "$TMP/t/report.html", "results": "$TMP/t/results.json", "big": "$TMP/big.html", "gin": "$TMP/big-gin.html",
  "shots": "$(readlink -f "$BUILD")/tests/view/screens"}
 CFG
 NODE_PATH="$HERE/node_modules" node "$HERE/browser.mjs" "$TMP/cfg.json"

@@ -91,6 +91,15 @@ def cmd_replay(record, page):
             bad("hand %d: totals shown %s, the record's %s" % (e["hand"], f["sc"], e["totals"]))
         if [r["score"] for r in f["end"]["rows"]] != e["scores"]:
             bad("hand %d: hand scores shown differ from the record's" % e["hand"])
+        # a gin knock's showdown (arrangement, deadwood, lay-offs): on the page after every
+        # knock, the record's when it has one (records before protocol 1.1 do not)
+        knock = e["ended"] in ("knock", "undercut", "gin")
+        if knock and not f["end"].get("sd", {}).get("melds"):
+            bad("hand %d: a %s without the knocker's melds on the page" % (e["hand"], e["ended"]))
+        if not knock and "sd" in f["end"]:
+            bad("hand %d: a showdown on the page without a knock" % e["hand"])
+        if "showdown" in e and f["end"].get("sd") != e["showdown"]:
+            bad("hand %d: showdown %r, the record's %r" % (e["hand"], f["end"].get("sd"), e["showdown"]))
     if frames[-1]["res"]["final"] != result["final_total"]:
         bad("final totals %s, the record's %s" % (frames[-1]["res"]["final"], result["final_total"]))
     if frames[-1]["res"]["place"] != result["placements"]:
@@ -160,12 +169,18 @@ def cmd_seat(record, referee, seatpage, k, cli_text=None):
                 bad("step %d: seat %d's hand is in seat %d's page" % (i, j, k))
         if "nl" in s and s.get("a") != k:
             bad("step %d: seat %d's page has another seat's count of legal actions" % (i, k))
+        if r["k"] == "end" and s["end"].get("sd") != r["end"].get("sd"):
+            bad("step %d: the knock's showdown differs from the referee's (it is public)" % i)
+        if "why" in s and s.get("a") != k:
+            bad("step %d: seat %d's page has another seat's note (it may speak of its hand)" % (i, k))
         if r["k"] == "act" and "nl" not in r:
             bad("step %d: the referee's page has no count of legal actions" % i)
         own_verdict = s["k"] == "verdict" and s.get("a") == k
         for st in strings(s):
             if own_verdict and st == s.get("txt"):
                 continue  # its own verdict's detail quotes its own move
+            if st == s.get("why") and s.get("a") == k:
+                continue  # its own note: its own words
             for m in CARD.finditer(st):
                 checked += 1
                 card = m.group(0).replace("10", "T", 1) if m.group(0).startswith("10") else m.group(0)

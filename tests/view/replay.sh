@@ -3,7 +3,8 @@
 # record step by step (laws with verdicts and substituted moves, gin, 4-seat german with
 # claims); a seat's page holds no card that seat could not know at any step, anywhere in the
 # file, nor the game id, seed or digests, and its hands are what `arena replay --seat` shows;
-# a tampered record is refused with file:line and no page is left.
+# a tampered record is refused with file:line and no page is left; a gin knock's showdown
+# (melds, deadwood, lay-offs) is on every page, also for a record from before protocol 1.1.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 PAGES="$(dirname "$0")/pages.py"
 
@@ -81,8 +82,103 @@ for body in '{"type":"header","players":99}' '{"type":"header","rules":"laws","p
     rc=$?
     [ "$rc" -eq 1 ] && grep -q "h$i.jsonl:[0-9]*:" "$TMP/h$i.txt" ||
         bad "hostile record #$i: exit $rc: $(head -c 200 "$TMP/h$i.txt")"
+    # one reader (arena/match/record_read.c): the text replay refuses it with the same words
+    why=$("$ARENA" replay --quiet "$TMP/h$i.jsonl" 2>&1 | sed -n 's/^replay: MISMATCH: //p')
+    [ -n "$why" ] && grep -qF "$why" "$TMP/h$i.txt" ||
+        bad "hostile record #$i: arena replay says '$why', the page '$(head -c 200 "$TMP/h$i.txt")'"
 done
-ok "hostile records: each refused with file:line (exit 1), none crashes"
+ok "hostile records: each refused with file:line (exit 1) and the same message by arena replay, none crashes"
+# a record written before protocol 1.1 (no "showdown" on its hand ends): still replays, and
+# its pages show each knock's melds, deadwood and lay-offs, worked out again by the engine
+old="$(dirname "$0")/fixtures/gin-1.0.jsonl"
+check "a 1.0 gin record has no showdown lines" test -z "$(grep showdown "$old")"
+check "a 1.0 gin record replays (exit 0)" "$ARENA" replay --quiet "$old"
+"$ARENA" replay "$old" --html -o "$TMP/old.html" >/dev/null &&
+    "$ARENA" replay "$old" --html --seat 1 -o "$TMP/old.seat1.html" >/dev/null
+check "... and arena replay lists each knock's melds and lay-offs" \
+    test "$("$ARENA" replay "$old" | grep -c '^   seat [01] knocks with .*; deadwood.*; laid off: ')" -eq \
+    "$(grep -cE '"ended":"(knock|undercut|gin)"' "$old")"
+check "a 1.0 gin record: its pages are written" test -s "$TMP/old.html" -a -s "$TMP/old.seat1.html"
+check "... the referee's page agrees with it, a knock's showdown on every knock" \
+    python3 "$PAGES" replay "$old" "$TMP/old.html"
+check "... the seat's page has the same showdowns and nothing concealed" \
+    python3 "$PAGES" seat "$old" "$TMP/old.html" "$TMP/old.seat1.html" 1
+# a showdown in a record is checked against the engine's
+python3 - "$rec" "$TMP/sd.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+e = [x for x in lines if x.get("showdown")][0]
+e["showdown"]["deadwood"] = "KS"
+open(sys.argv[2], "w").write("".join(json.dumps(x) + "\n" for x in lines))
+PY
+"$ARENA" replay --quiet "$TMP/sd.jsonl" >"$TMP/sd.txt" 2>&1
+check "a changed showdown: a mismatch, with file:line" \
+    grep -q "sd.jsonl:[0-9]*: hand [0-9]*: the knock's showdown differs" "$TMP/sd.txt"
+# notes on choices (protocol 1.1) from a hostile bot: markup, a newline, too long, invalid
+# UTF-8. Each is cut to a valid prefix of at most 280 bytes and counted, never refused; the
+# pages hold it only as data, and only the referee's and the bot's own seat page have it.
+"$ARENA" match --rules gin --players 2 --games 2 --seed 6 --bot "$(helper notes)" --bot @greedy \
+    --out "$TMP/notes" --quiet >/dev/null 2>&1
+check "notes: the match ran, every game completed, no verdict" \
+    py "$TMP/notes" "all(x['completed'] and not x['verdicts'] for x in g)"
+check "notes: every note the bot sent was cut or cleaned, and counted in results.json" \
+    py "$TMP/notes" "bots['okrh_notes']['notes_cut'] == bots['okrh_notes']['decisions'] > 0" \
+    "bots['@greedy']['notes_cut'] == 0"
+python3 - "$TMP"/notes/records/*.jsonl <<'PY' && ok "notes: in the records, valid UTF-8 of at most 280 bytes, no control characters, cut at a character" || bad "notes in the records"
+import json, sys
+long = short = 0
+for path in sys.argv[1:]:
+    for line in open(path, "rb"):
+        x = json.loads(line.decode("utf-8"))  # the whole line is valid UTF-8
+        if "note" not in x:
+            continue
+        b = x["note"].encode("utf-8")
+        assert len(b) <= 280 and not any(c < 0x20 or c == 0x7F for c in b), x
+        if x["note"].startswith("</script><img"):
+            assert len(b) >= 279 and x["note"].endswith("\u00e9"), (len(b), x["note"][-5:])
+            long += 1
+        else:
+            assert x["note"] == "ok ", x["note"]  # the prefix before the invalid byte
+            short += 1
+assert long and short, (long, short)
+PY
+nrec="$TMP/notes/records/m6-d0-r0.jsonl"
+nown=$(python3 -c "import json; print(json.loads(open('$nrec').readline())['names'].index('okrh_notes'))")
+check "notes: arena replay lists them, as --seat $nown too, never as the other seat" \
+    test "$("$ARENA" replay "$nrec" | grep -c '  note: ')" -gt 0 \
+    -a "$("$ARENA" replay "$nrec" --seat "$nown" | grep -c '  note: ')" -gt 0 \
+    -a "$("$ARENA" replay "$nrec" --seat $((1 - nown)) | grep -c '  note: ')" -eq 0
+"$ARENA" replay "$TMP/notes" --html --each-seat --quiet >/dev/null 2>&1
+check "notes: the pages are written" test -s "$TMP/notes/replays/m6-d0-r0.seat1.html"
+for id in m6-d0-r0 m6-d0-r1; do
+    ref="$TMP/notes/replays/$id.html"
+    own=$(python3 -c "import json; print(json.loads(open('$TMP/notes/records/$id.jsonl').readline())['names'].index('okrh_notes'))")
+    python3 - "$ref" "$TMP/notes/replays/$id.seat$own.html" "$TMP/notes/replays/$id.seat$((1 - own)).html" <<'PY' && ok "notes $id: no markup from a note in any page; the referee and the bot's seat show them, the other seat none" || bad "notes $id: pages"
+import html.parser, json, re, sys
+class Tags(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.tags = []
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+def page(path):
+    text = open(path, encoding="utf-8").read()
+    t = Tags(); t.feed(text)
+    data = json.loads(re.search(r'<script type="application/json" id="okr-data">(.*?)</script>', text, re.S).group(1))
+    return text, t.tags, data
+for path, want in zip(sys.argv[1:], ("all", "own", "none")):
+    text, tags, data = page(path)
+    assert not [a for t, a in tags if t == "img" or any(k.startswith("on") for k in a)], path
+    assert "onerror" not in text.replace("onerror=alert(1)\\u003e", ""), path  # only inside the data
+    scripts = [t for t, a in tags if t == "script"]
+    assert len(scripts) == 2, (path, len(scripts))  # the data and the page's own script
+    notes = [f for f in data["frames"] if "why" in f]
+    if want == "none":
+        assert not notes and "onerror" not in text, path
+    else:
+        assert notes and all(f["why"].startswith("</script><img") or f["why"] == "ok " for f in notes), path
+        assert len({f["a"] for f in notes}) == 1, path  # the one bot that writes notes
+PY
+done
 "$ARENA" replay "$rec" --html --seat 5 -o "$TMP/s5.html" >"$TMP/s5.txt" 2>&1
 check "--seat 5 of a 2-seat game: exit 1, says so" grep -q 'the game has 2 seats' "$TMP/s5.txt"
 "$ARENA" replay "$rec" --html --bogus >/dev/null 2>&1

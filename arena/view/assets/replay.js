@@ -116,7 +116,7 @@
     $('title').textContent = data.names.join(' v ') + who;
     var m = data.rules + ', ' + data.players + ' players, deal ' + data.deal + ' rotation ' + data.rotation;
     if (data.game) m += ', game ' + data.game + ', seed ' + data.seed;
-    if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision + bank ' + data.clocks.bank + ' ms';
+    if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision' + (data.clocks.bank ? ' + bank ' + data.clocks.bank + ' ms' : '');
     $('meta').textContent = m;
     var nav = $('views');
     if (data.back) { var b = el('a', '', '\u2190 report'); b.href = data.back; nav.appendChild(b); }
@@ -216,9 +216,15 @@
     var who = f.a !== undefined ? name(f.a) + ' ' : '';
     d.appendChild(el('p', 'what', who + f.txt));
     if (f.note) d.appendChild(el('p', 'dim', 'notation: ' + f.note + (f.nl !== undefined ? ' \u00b7 one of ' + f.nl + ' legal action' + (f.nl === 1 ? '' : 's') : '')));
+    if (f.why !== undefined) {
+      var w = el('p', 'why');
+      w.appendChild(el('span', 'dim', name(f.a) + "'s note: "));
+      w.appendChild(el('q', '', f.why));
+      d.appendChild(w);
+    }
     if (f.ms !== undefined) {
       var t = 'took ' + fmtMs(f.ms);
-      if (data.clocks) t += ' of ' + data.clocks.decision + ' ms free' + (f.ms > data.clocks.decision ? ' (bank used)' : '');
+      if (data.clocks) t += ' of ' + data.clocks.decision + ' ms free' + (f.ms > data.clocks.decision ? (data.clocks.bank ? ' (bank used)' : ' (over)') : '');
       d.appendChild(el('p', 'dim', t));
     }
     if (f.sub) d.appendChild(el('p', 'bad', 'played by the arena after a ' + f.sub + ' verdict'));
@@ -260,7 +266,37 @@
       t.appendChild(tr);
     });
     box.appendChild(t);
+    if (f.end && f.end.sd) box.appendChild(showdownEl(f.end.sd, f.end.knocker));
     b.appendChild(box);
+  }
+
+  /* a gin knock as it is laid on the table (RULES G5): the knocker's melds, what it kept as
+   * deadwood, and each card the other seat laid off onto one of those melds */
+  function showdownEl(sd, knocker) {
+    var d = el('div', 'showdown');
+    d.appendChild(el('h3', '', name(knocker) + ' knocks with'));
+    var melds = el('div', 'melds');
+    sd.melds.forEach(function (m, i) {
+      var row = el('div', 'meld');
+      row.setAttribute('data-knock-meld', i);
+      row.appendChild(el('span', 'dim', 'meld ' + (i + 1)));
+      row.appendChild(cardsEl(m));
+      var offs = sd.layoffs.filter(function (o) { return o.onto === i; });
+      if (offs.length) {
+        row.appendChild(el('span', 'dim', '+ laid off by ' + name(1 - knocker) + ':'));
+        var lc = cardsEl(offs.map(function (o) { return o.card; }).join(' '), 'cards layoff');
+        row.appendChild(lc);
+      }
+      melds.appendChild(row);
+    });
+    d.appendChild(melds);
+    var dw = el('div', 'meld');
+    dw.setAttribute('data-knock-deadwood', '');
+    dw.appendChild(el('span', 'dim', sd.deadwood ? 'deadwood' : 'no deadwood (gin)'));
+    dw.appendChild(cardsEl(sd.deadwood));
+    d.appendChild(dw);
+    if (!sd.layoffs.length) d.appendChild(el('p', 'dim', 'nothing laid off'));
+    return d;
   }
 
   function buildLog() {

@@ -51,6 +51,7 @@ enum {
     OKR_MELD_CARDS = 28,     /* cards in one meld: 14-card run, or a german set */
     OKR_SPEC_CARDS = 14,     /* cards in one new-meld action */
     OKR_GIN_MELDS = 4,       /* melds in one gin knock arrangement */
+    OKR_GIN_HAND_MAX = 11,   /* cards in a gin hand, at most (10 and the one drawn) */
     OKR_MAX_ACTIONS = 131072 /* enough for any legal-action list: the largest possible, a
                                 hand holding all three packs facing a wild top card, has
                                 64,879 (tests/engine/test_limits.c); real games stay
@@ -270,6 +271,18 @@ typedef struct okr_hand_result {
     int32_t deadwood[OKR_MAX_PLAYERS];  /* gin: after melds and lay-offs (G5) */
     int32_t score[OKR_MAX_PLAYERS];     /* this hand's score */
     int32_t total[OKR_MAX_PLAYERS];     /* running game score afterwards */
+    /* gin, a knock (G5): what the table sees face up at the showdown. The knocker's melds
+     * as declared and the cards left over (its deadwood), and each card the defender laid
+     * off: layoff_card[i] went onto the knocker's meld layoff_meld[i] (an index into
+     * knock_meld). Lay-offs are the ones that leave the defender least deadwood; none on
+     * gin. All zero when no one knocked. */
+    uint8_t knock_nmelds;
+    okr_ginmeld knock_meld[OKR_GIN_MELDS];
+    uint8_t knock_dead_n;
+    uint8_t knock_dead[OKR_GIN_HAND_MAX];
+    uint8_t layoff_n;
+    uint8_t layoff_card[OKR_GIN_HAND_MAX];
+    uint8_t layoff_meld[OKR_GIN_HAND_MAX];
 } okr_hand_result;
 
 /* End-of-game report (RULES 7.4-7.7, G8). */
@@ -461,6 +474,11 @@ int okr_find_melds(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_spec *
  * arrangement (ties broken by the canonical order). Returns the deadwood. */
 int okr_gin_best(const okr_rules *r, const uint8_t hand[OKR_KINDS], okr_ginmeld *melds,
                  int *nmelds);
+
+/* Gin: the most deadwood a knock may leave with this upcard (G2): the upcard's value; 0
+ * when only gin may end the hand (an ace upcard under ace_gin_only, no upcard). 0 outside
+ * gin, where nobody knocks. The value okr_apply checks a knock against. */
+int okr_knock_limit(const okr_rules *r, int upcard);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Protocol version this SDK speaks (sent in Identify). */
-enum { OKB_MAJOR = 1, OKB_MINOR = 0 };
+enum { OKB_MAJOR = 1, OKB_MINOR = 1 };
 
 /* Return value of decide() meaning "send the action I wrote to d->action" instead of an
  * index into d->legal. */
@@ -61,7 +61,19 @@ typedef struct okb_decision {
     int64_t start_ns;        /* okb_now_ns() when the Decision arrived */
     const char *game_id;     /* "" before a GameStart */
     okr_action *action;      /* decide may fill *action and return OKB_ACTION */
+    char *note;      /* decide may write why it chose (protocol 1.1), see okb_note; "" for none */
+    int knock_limit; /* gin: the most deadwood a knock may leave (G2; 0: only gin), 1.1 */
 } okb_decision;
+
+/* The longest note the arena keeps, in bytes of UTF-8. */
+enum { OKB_NOTE_MAX = 280 };
+
+/* From decide: a short note on this choice, printf-style ("kept the 7s for the run"), sent
+ * with the Choice, stored in the game's record and shown beside the decision in the replay
+ * page (to the referee and to this seat only). Cut at OKB_NOTE_MAX bytes, on a character
+ * boundary; the arena counts a note it had to cut or clean (invalid UTF-8, control
+ * characters). Calling it again replaces the note. */
+void okb_note(const okb_decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A hand is over: the engine's report, plus every seat's remaining cards. Valid during the
  * on_hand_end call only. */

@@ -51,7 +51,8 @@ typedef struct okb_state {
     int events_cap;
     okr_view view;
     okr_action reply;
-    okrpb_fast_in fast; /* Decision / Events decoded by the fast path */
+    char note[OKB_NOTE_MAX + 1]; /* decide's note on the choice (okb_note) */
+    okrpb_fast_in fast;          /* Decision / Events decoded by the fast path */
 } okb_state;
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
@@ -187,6 +188,8 @@ static int send_choice(okb_state *st, uint64_t id, int pick)
 {
     Okrpb__Choice choice = OKRPB__CHOICE__INIT;
     choice.id = id;
+    if (st->note[0])
+        choice.note = st->note;
     if (pick == OKB_ACTION) {
         okrpb_arena_reset(st->arena);
         choice.action = okrpb_action_from(st->arena, &st->reply);
@@ -316,6 +319,8 @@ static int wrong_seat(const okb_state *st, uint64_t id, const okr_view *v)
 static int decide(okb_state *st, okb_decision *d)
 {
     memset(&st->reply, 0, sizeof st->reply);
+    st->note[0] = '\0';
+    d->note = st->note;
     d->seat = st->seat;
     d->players = st->players;
     d->rules = &st->rules;
@@ -328,6 +333,33 @@ static int decide(okb_state *st, okb_decision *d)
         pick = 0;
     }
     return send_choice(st, d->id, pick);
+}
+
+void okb_note(const okb_decision *d, const char *fmt, ...)
+{
+    if (!d || !d->note || !fmt)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(d->note, OKB_NOTE_MAX + 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        d->note[0] = '\0';
+        return;
+    }
+    /* cut: step back off a partial UTF-8 character so the arena keeps every byte */
+    size_t k = strlen(d->note);
+    if ((size_t)n > k) {
+        size_t end = k;
+        while (end > 0 && ((unsigned char)d->note[end - 1] & 0xC0) == 0x80)
+            end--;
+        if (end > 0 && ((unsigned char)d->note[end - 1] & 0x80)) {
+            unsigned char lead = (unsigned char)d->note[end - 1];
+            size_t need = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : 4;
+            if (k - (end - 1) < need)
+                d->note[end - 1] = '\0';
+        }
+    }
 }
 
 static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns)
@@ -365,6 +397,7 @@ static int on_decision(okb_state *st, const Okrpb__Decision *m, int64_t start_ns
         .bank_ms = m->bank_ms,
         .hard_ms = m->hard_ms,
         .start_ns = start_ns,
+        .knock_limit = m->view->knock_limit <= 10 ? (int)m->view->knock_limit : 0,
     };
     return decide(st, &d);
 }
@@ -385,6 +418,7 @@ static int on_fast_decision(okb_state *st, const okrpb_fast_in *in, int64_t star
         .bank_ms = in->bank_ms,
         .hard_ms = in->hard_ms,
         .start_ns = start_ns,
+        .knock_limit = in->knock_limit <= 10 ? (int)in->knock_limit : 0,
     };
     return decide(st, &d);
 }
@@ -467,6 +501,37 @@ static int on_hand_end(okb_state *st, const Okrpb__HandEnd *m)
     }
     if (k != m->n_hands)
         return broken(st, "HandEnd: hand sizes do not match the %zu cards", m->n_hands);
+    /* 1.1: a gin knock's showdown (absent from a 1.0 arena: all zero) */
+    if (m->n_knock_melds > OKR_GIN_MELDS || m->n_knock_deadwood > OKR_GIN_HAND_MAX ||
+        m->n_layoffs > OKR_GIN_HAND_MAX)
+        return broken(st, "HandEnd: a showdown of %zu melds, %zu deadwood, %zu lay-offs",
+                      m->n_knock_melds, m->n_knock_deadwood, m->n_layoffs);
+    for (size_t i = 0; i < m->n_knock_melds; i++) {
+        const Okrpb__GinMeld *gm = m->knock_melds[i];
+        if (!gm || gm->n_cards > 13)
+            return broken(st, "HandEnd: knock meld %zu", i);
+        for (size_t j = 0; j < gm->n_cards; j++) {
+            if (gm->cards[j] >= OKR_JOKER)
+                return broken(st, "HandEnd: knock meld card %u", gm->cards[j]);
+            r->knock_meld[i].card[j] = (uint8_t)gm->cards[j];
+        }
+        r->knock_meld[i].n = (uint8_t)gm->n_cards;
+    }
+    r->knock_nmelds = (uint8_t)m->n_knock_melds;
+    for (size_t i = 0; i < m->n_knock_deadwood; i++) {
+        if (m->knock_deadwood[i] >= OKR_JOKER)
+            return broken(st, "HandEnd: knock deadwood card %u", m->knock_deadwood[i]);
+        r->knock_dead[i] = (uint8_t)m->knock_deadwood[i];
+    }
+    r->knock_dead_n = (uint8_t)m->n_knock_deadwood;
+    for (size_t i = 0; i < m->n_layoffs; i++) {
+        const Okrpb__LayOff *lo = m->layoffs[i];
+        if (!lo || lo->card >= OKR_JOKER || lo->meld >= m->n_knock_melds)
+            return broken(st, "HandEnd: lay-off %zu", i);
+        r->layoff_card[i] = (uint8_t)lo->card;
+        r->layoff_meld[i] = (uint8_t)lo->meld;
+    }
+    r->layoff_n = (uint8_t)m->n_layoffs;
     if (st->bot->on_hand_end)
         st->bot->on_hand_end(&he, st->ud);
     return 0;

@@ -14,7 +14,7 @@ test('handshake: Identify then Ready', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(h.kinds(r.frames), ['identify', 'ready']);
   const id = r.frames[0].identify;
-  assert.deepEqual([id.major, id.minor, id.name, id.version], [1, 0, 'random-js', '1.0']);
+  assert.deepEqual([id.major, id.minor, id.name, id.version], [1, 1, 'random-js', '1.0']);
 });
 
 test('choices echo the id and pick an index in range', () => {
@@ -39,6 +39,16 @@ test('uniform and seeded', () => {
   assert.deepEqual(picks[0], picks[1]);
   assert.notDeepEqual(picks[0], picks[2]);
   for (let i = 0; i < 4; i++) assert.ok(picks[0].filter((x) => x === i).length > 50);
+});
+
+test('ctx.note goes with the Choice, cut to 280 bytes of UTF-8; reset at each decision', () => {
+  const r = probe('note', cat(h.hello(), h.gameStart(), h.decision(2, ['a', 'b']), h.decision(3, ['a']), h.bye()));
+  assert.equal(r.status, 0, r.stderr);
+  const got = h.choices(r.frames);
+  assert.equal(got.length, 2);
+  assert.equal(Buffer.byteLength(got[0].note, 'utf8'), 279); // 1 + 2 * 139: no half character
+  assert.equal(got[0].note, 'x' + '\u00e9'.repeat(139));
+  assert.equal(got[1].note, '');
 });
 
 test('end of input without Bye exits 0', () => {

@@ -17,7 +17,14 @@ from . import cards
 from .wire import MAX_FROM_BOT, MAX_TO_BOT, FrameError, FrameReader, FrameWriter, pb
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
+NOTE_MAX = 280  # bytes of UTF-8 the arena keeps of a note
+
+
+def _cut_note(note):
+    """The note as UTF-8 of at most NOTE_MAX bytes, cut on a character boundary."""
+    b = str(note).encode("utf-8", "replace")[:NOTE_MAX]
+    return b.decode("utf-8", "ignore")  # drops a character cut in half
 
 
 class Context:
@@ -28,6 +35,9 @@ class Context:
     decision  the Decision being answered (id, view, legal, time_ms, bank_ms, hard_ms)
     rules     the rule options as a dict, e.g. ctx.rules["qs_discard"] == "out_or_pair"
     pb        the generated module okr_pb2, to build Actions: ctx.pb.Action(type=ctx.pb.DRAW)
+    note      set it in decide to say why (protocol 1.1): sent with this Choice, stored in the
+              game's record and shown beside the decision in the replay page (to the referee
+              and this seat only); cut to NOTE_MAX bytes of UTF-8. "" again at each Decision.
     """
 
     def __init__(self):
@@ -37,6 +47,7 @@ class Context:
         self.rules = {}
         self.pb = pb
         self.started = 0.0  # time.monotonic() when the Decision was read
+        self.note = ""
 
     @property
     def seat(self):
@@ -153,9 +164,12 @@ def _serve(decide, hooks, name, version, reader, writer):
             d = msg.decision
             ctx.started = time.monotonic()
             ctx.decision = d
+            ctx.note = ""
             if not d.legal:
                 raise ProtocolError("Decision %d has no legal actions" % d.id)
             choice = _choice(decide(d.view, d.legal, ctx), d)
+            if ctx.note:
+                choice.note = _cut_note(ctx.note)
             writer.write_message(pb.FromBot(choice=choice))
         elif kind == "events":
             hook("on_events", msg.events.events)

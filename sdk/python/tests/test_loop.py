@@ -26,7 +26,7 @@ class RandomBotTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertEqual([f.WhichOneof("msg") for f in frames], ["identify", "ready"])
         ident = frames[0].identify
-        self.assertEqual((ident.major, ident.minor), (1, 0))
+        self.assertEqual((ident.major, ident.minor), (1, 1))
         self.assertEqual((ident.name, ident.version), ("random-py", "1.0"))
 
     def test_choices(self):
@@ -52,6 +52,17 @@ class RandomBotTest(unittest.TestCase):
         self.assertNotEqual(picks[0], picks[2])
         for i in range(4):
             self.assertGreater(picks[0].count(i), 50)  # 100 expected of each
+
+    def test_note(self):
+        """ctx.note goes with the Choice, cut to 280 bytes of UTF-8; reset at each decision."""
+        data = hello() + game_start() + decision(2, ["a", "b"]) + decision(3, ["a"]) + bye()
+        status, frames, err = run_bot([PY, PROBE_BOT, "note"], data)
+        self.assertEqual(status, 0, err)
+        got = choices(frames)
+        self.assertEqual(len(got), 2)
+        self.assertEqual(len(got[0].note.encode("utf-8")), 279)  # 1 + 2 * 139: no half character
+        self.assertEqual(got[0].note, "x" + "\u00e9" * 139)
+        self.assertEqual(got[1].note, "")
 
     def test_eof_without_bye(self):
         for data in (b"", hello(), hello() + decision(5, ["x", "y"])):

@@ -6,6 +6,7 @@
 //   hooks    an object bot that logs every hook call to stderr as "HOOK name detail"
 //   raise    decide throws
 //   badindex decide returns legal.length
+//   note     sets ctx.note on even ids: 'x' and 200 two-byte characters (too long); none on odd
 const { execFileSync } = require('child_process');
 const okbot = require('../..');
 
@@ -43,6 +44,11 @@ if (mode === 'stray') {
   }, { name: 'hooks' });
 } else if (mode === 'raise') {
   okbot.run(() => { throw new Error('probe: decide failed on purpose'); }, { name: 'raise' });
+} else if (mode === 'note') {
+  okbot.run((view, legal, ctx) => {
+    if (Number(ctx.decision.id) % 2 === 0) ctx.note = 'x' + '\u00e9'.repeat(200);
+    return 0;
+  }, { name: 'note' });
 } else if (mode === 'badindex') {
   okbot.run((view, legal) => legal.length, { name: 'badindex' });
 } else {

@@ -6,6 +6,7 @@ action  answers with legal[1] itself on even ids, with an Action not in legal on
 hooks   an object bot that logs every hook call to stderr as "HOOK name detail"
 raise   decide raises
 badindex decide returns len(legal)
+note    sets ctx.note on even ids: "x" and 200 two-byte characters (too long); none on odd
 """
 import os
 import subprocess
@@ -44,6 +45,14 @@ elif mode == "action":
         return pb.Action(type=pb.PASS, text="pass")
 
     okbot.run(decide, name="action")
+
+elif mode == "note":
+    def decide(view, legal, ctx):
+        if ctx.decision.id % 2 == 0:
+            ctx.note = "x" + "\u00e9" * 200
+        return 0
+
+    okbot.run(decide, name="note")
 
 elif mode == "hooks":
     class Bot:
