@@ -25,17 +25,17 @@ cat >"$TMP/viewers.py" <<'PY'
 import json, sys, threading, time, urllib.parse, http.client
 url, n = sys.argv[1], int(sys.argv[2])
 u = urllib.parse.urlparse(url)
-tok = urllib.parse.parse_qs(u.query)["token"][0]
+tok = urllib.parse.parse_qs(u.query)["t"][0]
 got = [0] * n
 def viewer(i):
     v = 0
     while True:
         try:
             c = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-            c.request("GET", "/?token=" + tok)
+            c.request("GET", "/?t=" + tok)
             c.getresponse().read()
             while True:
-                c.request("GET", "/state?since=%d&token=%s" % (v, tok))
+                c.request("GET", "/state?since=%d&t=%s" % (v, tok))
                 r = c.getresponse()
                 body = r.read()
                 if r.status == 200:
@@ -59,7 +59,7 @@ run() { # MODE ROUND: prints games/s
         "$ARENA" tournament "$TMP/b.tour" --out "$out" --jobs 2 --quiet "${extra[@]}" 2>"$TMP/se" &
         local pid=$! url=""
         for _ in $(seq 200); do
-            url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?token=[0-9a-f]*' "$TMP/se" | head -1 || true)
+            url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' "$TMP/se" | head -1 || true)
             [ -n "$url" ] && break
             sleep 0.01
         done

@@ -1,20 +1,17 @@
-/* live.c - the spectator server (live.h): one thread, one libevent base, evhttp on a socket
- * bound to 127.0.0.1 before the run starts.
+/* live.c - the spectator server (live.h): one thread, one libevent base, and okr_web's HTTP
+ * layer (web/web.h) on a socket bound to 127.0.0.1 before the run starts.
  *
- * Every request is hostile until shown otherwise: only GET and HEAD, headers and bodies
- * capped by evhttp (431/413), a Host that is not 127.0.0.1 or localhost refused (a DNS
- * rebinding page cannot reach us), the token compared in constant time (from ?token= or the
- * HttpOnly cookie the page sets), paths matched against a short fixed list and game ids
- * against [A-Za-z0-9_.-] without "..", so nothing outside the run's folder is ever opened.
- * Long polls are capped; beyond the cap a viewer gets 503 and retries. The run never waits
- * for this thread: it only reads files. */
+ * okr_web refuses what is not for us before a handler runs: a wrong Host or Origin, a missing
+ * or wrong token (?t=, its HttpOnly cookie or a header), oversized headers or bodies, unknown
+ * paths. The handlers here take GET only, and game ids from ?game= against [A-Za-z0-9_.-]
+ * without "..", so nothing outside the run's folder is ever opened. Long polls are held in
+ * okr_web's capped wait list; beyond the cap a viewer gets 503 and retries. The run never
+ * waits for this thread: it only reads files. */
 #include "live.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,21 +20,17 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
-#include <sys/queue.h>
-#include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 
 #include "feed.h"
 #include "util/util.h"
 #include "view/view.h"
+#include "web/web.h"
 
 extern const unsigned char al_asset_live_html[], al_asset_live_js[], al_asset_live_css[];
 extern const unsigned long al_asset_live_html_len, al_asset_live_js_len, al_asset_live_css_len;
@@ -49,48 +42,30 @@ enum {
     POLL_HOLD_S = 25,    /* a long poll is answered after this long even without news */
     TICK_MS = 100,       /* how often the run's files are looked at */
     MAX_HEADERS = 8192,  /* bytes of request line and headers */
+    MAX_BODY = 1024,     /* every route is GET: no request needs a body */
     IDLE_TIMEOUT_S = 40, /* a connection that sends nothing is closed */
 };
-
-typedef struct waiter {
-    struct evhttp_request *req;
-    double until;
-} waiter;
 
 struct al_server {
     al_opts o;
     char *dir, *kind, *title;
-    int fd, port, ino, ino_wd;
-    char token[33];
+    int ino, ino_wd;
     char url[128];
-    char cookie[96];
     pthread_t th;
     int running;
     atomic_int stop;
     int wake; /* eventfd: al_stop wakes the loop at once (not at the next tick) */
     struct event *woke;
     struct event_base *base;
-    struct evhttp *http;
+    aw_server *web;
+    aw_waitlist *polls;
     struct event *tick;
     al_feed *feed;
-    waiter w[MAX_WAITERS];
-    int nw;
     char *report; /* the report page, made once the results are released */
     size_t report_len;
 };
 
-/* ---- Routes and the token ------------------------------------------------------------------ */
-
-int al_token_ok(const char *given, const char *token)
-{
-    if (!given || !token)
-        return 0;
-    size_t n = strlen(token), g = strlen(given);
-    unsigned char d = (unsigned char)(n != g);
-    for (size_t i = 0; i < n; i++)
-        d |= (unsigned char)(token[i] ^ (i < g ? given[i] : 0));
-    return d == 0;
-}
+/* ---- Game ids -------------------------------------------------------------------------------- */
 
 static int id_char(char c)
 {
@@ -98,80 +73,35 @@ static int id_char(char c)
            c == '_' || c == '.';
 }
 
-static int take_id(const char *p, const char *suffix, char *id, size_t cap)
+int al_game_id_ok(const char *id)
 {
-    size_t n = strlen(p), s = strlen(suffix);
-    if (n <= s || strcmp(p + n - s, suffix) != 0 || n - s >= cap || n - s >= 128)
+    if (!id || !id[0] || id[0] == '.' || strlen(id) >= AL_MAX_ID || strstr(id, "..") != NULL)
         return 0;
-    for (size_t i = 0; i < n - s; i++)
-        if (!id_char(p[i]))
+    for (const char *p = id; *p; p++)
+        if (!id_char(*p))
             return 0;
-    memcpy(id, p, n - s);
-    id[n - s] = '\0';
-    return id[0] != '.' && strstr(id, "..") == NULL;
-}
-
-int al_route(const char *path, char *id, size_t idcap)
-{
-    if (!path)
-        return AL_R_NONE;
-    if (strcmp(path, "/") == 0)
-        return AL_R_PAGE;
-    if (strcmp(path, "/state") == 0)
-        return AL_R_STATE;
-    if (strcmp(path, "/report") == 0)
-        return AL_R_REPORT;
-    if (strncmp(path, "/replay/", 8) == 0 && take_id(path + 8, ".html", id, idcap))
-        return AL_R_REPLAY;
-    if (strncmp(path, "/table/", 7) == 0 && take_id(path + 7, ".html", id, idcap))
-        return AL_R_TABLE;
-    return AL_R_NONE;
+    return 1;
 }
 
 /* ---- Replies ------------------------------------------------------------------------------- */
 
-static void headers(struct evhttp_request *req, const char *type)
+static void send_state(struct evhttp_request *req, void *arg)
 {
-    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-    evhttp_add_header(h, "Content-Type", type);
-    evhttp_add_header(h, "Cache-Control", "no-store");
-    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
-    evhttp_add_header(h, "Referrer-Policy", "no-referrer");
-    /* the pages are self-contained: the live page may only ask this server for its state and
-     * show this server's pages in its frame; nothing else may be fetched */
-    evhttp_add_header(h, "Content-Security-Policy",
-                      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                      "img-src data:; connect-src 'self'; frame-src 'self'; "
-                      "frame-ancestors 'self'; base-uri 'none'; form-action 'none'");
-}
-
-static void reply(struct evhttp_request *req, int code, const char *type, const char *body,
-                  size_t len)
-{
-    headers(req, type);
-    struct evbuffer *b = evbuffer_new();
-    if (b && len)
-        evbuffer_add(b, body, len);
-    evhttp_send_reply(req, code, NULL, b);
-    if (b)
-        evbuffer_free(b);
-}
-
-static void fail(struct evhttp_request *req, int code, const char *why)
-{
-    char body[256];
-    int n = snprintf(body, sizeof body, "{\"error\":\"%s\"}\n", why);
-    if (code == 405)
-        evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, HEAD");
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
-    reply(req, code, "application/json", body, (size_t)n);
-}
-
-static void send_state(al_server *s, struct evhttp_request *req)
-{
+    al_server *s = arg;
     size_t len;
     const char *snap = al_feed_snapshot(s->feed, &len, NULL);
-    reply(req, 200, "application/json", snap, len);
+    aw_reply(req, 200, "application/json; charset=utf-8", snap, len);
+}
+
+/* Every page here is read-only: anything but GET is refused (okr_web has already answered
+ * methods other than GET and POST). */
+static int get_only(struct evhttp_request *req)
+{
+    if (evhttp_request_get_command(req) == EVHTTP_REQ_GET)
+        return 1;
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET");
+    aw_reply_error(req, 405, "only GET");
+    return 0;
 }
 
 /* ---- Pages ----------------------------------------------------------------------------------- */
@@ -201,8 +131,11 @@ static int fill(void *ctx, FILE *out, const char *name)
     return 0;
 }
 
-static void send_page(al_server *s, struct evhttp_request *req)
+static void send_page(struct evhttp_request *req, void *arg)
 {
+    al_server *s = arg;
+    if (!get_only(req))
+        return;
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -210,20 +143,25 @@ static void send_page(al_server *s, struct evhttp_request *req)
     int rc = m ? av_template(m, al_asset_live_html, al_asset_live_html_len, fill, &c) : -1;
     if (m)
         fclose(m);
-    if (rc != 0) {
-        fail(req, 500, "cannot make the page");
-    } else {
-        /* the token goes into an HttpOnly cookie, so the page's requests and links need not
-         * carry it (and a copied link from the address bar does not give it away) */
-        evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie", s->cookie);
-        reply(req, 200, "text/html; charset=utf-8", buf, len);
-    }
+    /* okr_web put the token in an HttpOnly cookie, so the page's requests and links need not
+     * carry it (and a copied link from the address bar does not give it away) */
+    if (rc != 0)
+        aw_reply_error(req, 500, "cannot make the page");
+    else
+        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
     free(buf);
 }
 
 /* A replay page of a finished game, or of a game in progress as far as it is released. */
-static void send_replay(al_server *s, struct evhttp_request *req, const char *id, int live)
+static void send_replay(al_server *s, struct evhttp_request *req, int live)
 {
+    char id[AL_MAX_ID];
+    if (!get_only(req))
+        return;
+    if (aw_request_query(req, "game", id, sizeof id) < 0 || !al_game_id_ok(id)) {
+        aw_reply_error(req, 400, "game: a game id ([A-Za-z0-9_.-]) was expected");
+        return;
+    }
     char path[4096], err[512] = "";
     char *rec = NULL;
     size_t rlen = 0;
@@ -238,7 +176,7 @@ static void send_replay(al_server *s, struct evhttp_request *req, const char *id
                 "<body data-ready=\"1\" style=\"font:14px system-ui,sans-serif\"><p>This game is "
                 "not being played now: it has ended (its replay is listed under Finished games "
                 "once its set is over) or it has not begun.</p>";
-            reply(req, 200, "text/html; charset=utf-8", gone, sizeof gone - 1);
+            aw_reply(req, 200, "text/html; charset=utf-8", gone, sizeof gone - 1);
             return;
         }
         /* the page maker reads a file: the released part goes to an unlinked temporary */
@@ -250,14 +188,14 @@ static void send_replay(al_server *s, struct evhttp_request *req, const char *id
                 close(tmpfd);
             }
             free(rec);
-            fail(req, 500, "cannot write a temporary file");
+            aw_reply_error(req, 500, "cannot write a temporary file");
             return;
         }
         unlink(tmpl);
         snprintf(path, sizeof path, "/proc/self/fd/%d", tmpfd);
     } else {
         if (!al_feed_game_released(s->feed, id)) {
-            fail(req, 404, "no such finished game");
+            aw_reply_error(req, 404, "no such finished game");
             return;
         }
         snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
@@ -271,19 +209,32 @@ static void send_replay(al_server *s, struct evhttp_request *req, const char *id
     if (m)
         fclose(m);
     if (rc == 0)
-        reply(req, 200, "text/html; charset=utf-8", buf, len);
+        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
     else
-        fail(req, 500, "the record could not be replayed");
+        aw_reply_error(req, 500, "the record could not be replayed");
     free(buf);
     free(rec);
     if (tmpfd >= 0)
         close(tmpfd);
 }
 
-static void send_report(al_server *s, struct evhttp_request *req)
+static void send_table(struct evhttp_request *req, void *arg)
 {
+    send_replay(arg, req, 1);
+}
+
+static void send_finished(struct evhttp_request *req, void *arg)
+{
+    send_replay(arg, req, 0);
+}
+
+static void send_report(struct evhttp_request *req, void *arg)
+{
+    al_server *s = arg;
+    if (!get_only(req))
+        return;
     if (!al_feed_finished(s->feed)) {
-        fail(req, 404, "the report is made when the run has finished");
+        aw_reply_error(req, 404, "the report is made when the run has finished");
         return;
     }
     if (!s->report) {
@@ -296,111 +247,36 @@ static void send_report(al_server *s, struct evhttp_request *req)
         if (rc != 0) {
             free(s->report);
             s->report = NULL;
-            fail(req, 500, "the report could not be made");
+            aw_reply_error(req, 500, "the report could not be made");
             return;
         }
     }
-    reply(req, 200, "text/html; charset=utf-8", s->report, s->report_len);
+    aw_reply(req, 200, "text/html; charset=utf-8", s->report, s->report_len);
 }
 
-/* ---- Requests -------------------------------------------------------------------------------- */
-
-static const char *cookie_token(struct evhttp_request *req)
-{
-    const char *c = evhttp_find_header(evhttp_request_get_input_headers(req), "Cookie");
-    static _Thread_local char tok[40];
-    while (c && *c) {
-        while (*c == ' ' || *c == ';')
-            c++;
-        if (strncmp(c, "okrlive=", 8) == 0) {
-            c += 8;
-            size_t n = strcspn(c, ";");
-            if (n >= sizeof tok)
-                return NULL;
-            memcpy(tok, c, n);
-            tok[n] = '\0';
-            return tok;
-        }
-        c += strcspn(c, ";");
-    }
-    return NULL;
-}
-
-static int host_ok(al_server *s, struct evhttp_request *req)
-{
-    const char *h = evhttp_find_header(evhttp_request_get_input_headers(req), "Host");
-    char a[48], b[48];
-    snprintf(a, sizeof a, "127.0.0.1:%d", s->port);
-    snprintf(b, sizeof b, "localhost:%d", s->port);
-    return h && (strcmp(h, a) == 0 || strcmp(h, b) == 0);
-}
-
-static void on_request(struct evhttp_request *req, void *arg)
+/* The state now, or (with ?since=VERSION, the version the viewer has) when it next changes. */
+static void on_state(struct evhttp_request *req, void *arg)
 {
     al_server *s = arg;
-    enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
-    if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-        fail(req, 405, "only GET");
+    if (!get_only(req))
         return;
-    }
-    if (!host_ok(s, req)) {
-        fail(req, 421, "wrong Host: use the address the arena printed");
-        return;
-    }
-    const struct evhttp_uri *u = evhttp_request_get_evhttp_uri(req);
-    const char *path = u ? evhttp_uri_get_path(u) : NULL;
-    const char *query = u ? evhttp_uri_get_query(u) : NULL;
-    char id[128] = "";
-    int route = al_route(path, id, sizeof id);
-    struct evkeyvalq q;
-    TAILQ_INIT(&q);
-    if (query && strlen(query) < 1024)
-        evhttp_parse_query_str(query, &q);
-    const char *tok = evhttp_find_header(&q, "token");
-    int ok = al_token_ok(tok, s->token) || al_token_ok(cookie_token(req), s->token);
-    long long since = -1;
-    const char *sv = evhttp_find_header(&q, "since");
-    if (sv) {
+    char sv[32];
+    long long since = -1, v;
+    if (aw_request_query(req, "since", sv, sizeof sv) == 0) {
         char *end;
+        errno = 0;
         since = strtoll(sv, &end, 10);
-        if (*end)
-            since = -1;
-    }
-    evhttp_clear_headers(&q);
-    if (!ok) {
-        fail(req, 403, "wrong or missing token: use the address the arena printed");
-        return;
-    }
-    switch (route) {
-    case AL_R_PAGE:
-        send_page(s, req);
-        return;
-    case AL_R_STATE: {
-        long long v;
-        al_feed_snapshot(s->feed, NULL, &v);
-        if (since < v || cmd == EVHTTP_REQ_HEAD) {
-            send_state(s, req);
-        } else if (s->nw == MAX_WAITERS) {
-            evhttp_add_header(evhttp_request_get_output_headers(req), "Retry-After", "2");
-            fail(req, 503, "too many viewers waiting: try again");
-        } else {
-            s->w[s->nw].req = req;
-            s->w[s->nw].until = ar_now_ms() + POLL_HOLD_S * 1000.0;
-            s->nw++;
+        if (!sv[0] || *end || errno) {
+            aw_reply_error(req, 400, "since: a version number was expected");
+            return;
         }
-        return;
     }
-    case AL_R_REPLAY:
-        send_replay(s, req, id, 0);
-        return;
-    case AL_R_TABLE:
-        send_replay(s, req, id, 1);
-        return;
-    case AL_R_REPORT:
-        send_report(s, req);
-        return;
-    default:
-        fail(req, 404, "no such page");
+    al_feed_snapshot(s->feed, NULL, &v);
+    if (since < v) {
+        send_state(req, s);
+    } else if (aw_waitlist_hold(s->polls, req) < 0) {
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Retry-After", "2");
+        aw_reply_error(req, 503, "too many viewers waiting: try again");
     }
 }
 
@@ -462,13 +338,8 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     al_feed_poll(s->feed, now);
     al_feed_snapshot(s->feed, NULL, &after);
     /* answer the long polls: every waiter gets the same bytes */
-    for (int i = 0; i < s->nw;) {
-        if (after != before || now >= s->w[i].until) {
-            send_state(s, s->w[i].req);
-            s->w[i] = s->w[--s->nw];
-        } else
-            i++;
-    }
+    if (after != before)
+        aw_waitlist_wake(s->polls);
 }
 
 static void on_wake(evutil_socket_t fd, short what, void *arg)
@@ -483,34 +354,17 @@ static void *thread_main(void *arg)
 {
     al_server *s = arg;
     event_base_dispatch(s->base);
-    for (int i = 0; i < s->nw; i++)
-        fail(s->w[i].req, 503, "the server is stopping");
-    s->nw = 0;
     return NULL;
-}
-
-/* A connection closed while its long poll waited: forget the request (evhttp frees it). */
-static void on_conn_close(struct evhttp_connection *c, void *arg)
-{
-    al_server *s = arg;
-    for (int i = 0; i < s->nw;) {
-        if (evhttp_request_get_connection(s->w[i].req) == c)
-            s->w[i] = s->w[--s->nw];
-        else
-            i++;
-    }
-}
-
-static void on_any_request(struct evhttp_request *req, void *arg)
-{
-    struct evhttp_connection *c = evhttp_request_get_connection(req);
-    if (c)
-        evhttp_connection_set_closecb(c, on_conn_close, arg);
-    on_request(req, arg);
 }
 
 al_server *al_bind(const al_opts *o, char *err, size_t cap)
 {
+    char why[256];
+    int fd = aw_listen(o->port, why, sizeof why);
+    if (fd < 0) {
+        snprintf(err, cap, "--serve: %s", why);
+        return NULL;
+    }
     al_server *s = ar_xcalloc(1, sizeof *s);
     s->o = *o;
     s->dir = ar_xstrdup(o->dir);
@@ -520,61 +374,35 @@ al_server *al_bind(const al_opts *o, char *err, size_t cap)
     s->ino = -1;
     s->ino_wd = -1;
     s->wake = -1;
-    s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)o->port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int one = 1;
-    socklen_t al = sizeof a;
-    unsigned char rnd[16];
-    if (s->fd < 0 || setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
-        bind(s->fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(s->fd, 128) < 0 ||
-        getsockname(s->fd, (struct sockaddr *)&a, &al) < 0) {
-        snprintf(err, cap, "--serve: cannot listen on 127.0.0.1:%d: %s", o->port, strerror(errno));
-        goto bad;
+    /* the thread's base exists before the thread: requests wait in the socket's backlog
+     * until al_start runs its loop */
+    s->base = event_base_new();
+    aw_options wo = {.listen_fd = fd,
+                     .max_header_size = MAX_HEADERS,
+                     .max_body_size = MAX_BODY,
+                     .timeout_s = IDLE_TIMEOUT_S,
+                     .frame_self = 1}; /* the page frames a table's replay page */
+    s->web = s->base ? aw_server_new(s->base, &wo, why, sizeof why) : NULL;
+    if (!s->web) {
+        snprintf(err, cap, "--serve: %s", s->base ? why : "no event base");
+        close(fd);
+        al_stop(s);
+        return NULL;
     }
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-        snprintf(err, cap, "--serve: no random token: %s", strerror(errno));
-        goto bad;
-    }
-    for (int i = 0; i < 16; i++)
-        snprintf(s->token + 2 * i, 3, "%02x", rnd[i]);
-    s->port = ntohs(a.sin_port);
-    snprintf(s->url, sizeof s->url, "http://127.0.0.1:%d/?token=%s", s->port, s->token);
-    snprintf(s->cookie, sizeof s->cookie, "okrlive=%s; HttpOnly; SameSite=Strict; Path=/",
-             s->token);
+    aw_server_route(s->web, "/", send_page, s);
+    aw_server_route(s->web, "/state", on_state, s);
+    aw_server_route(s->web, "/report", send_report, s);
+    aw_server_route(s->web, "/replay", send_finished, s);
+    aw_server_route(s->web, "/table", send_table, s);
+    s->polls = aw_waitlist_new(s->base, MAX_WAITERS, POLL_HOLD_S, send_state, s);
+    aw_server_url(s->web, "/", s->url, sizeof s->url);
     return s;
-bad:
-    if (s->fd >= 0)
-        close(s->fd);
-    free(s->dir);
-    free(s->kind);
-    free(s->title);
-    free(s);
-    return NULL;
 }
 
 int al_start(al_server *s, char *err, size_t cap)
 {
     s->feed = al_feed_new(s->dir, s->kind, s->title, s->o.delay_s);
     s->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    s->base = event_base_new();
-    s->http = s->base ? evhttp_new(s->base) : NULL;
-    if (!s->http || evhttp_accept_socket(s->http, s->fd) < 0) {
-        snprintf(err, cap, "--serve: cannot start the HTTP server");
-        return -1;
-    }
-    s->fd = -1; /* evhttp owns it now */
-    evhttp_set_max_headers_size(s->http, MAX_HEADERS);
-    evhttp_set_max_body_size(s->http, 0);
-    evhttp_set_timeout(s->http, IDLE_TIMEOUT_S);
-    /* other methods reach on_request, which answers 405 (evhttp would answer 501) */
-    evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
-                                            EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
-                                            EVHTTP_REQ_OPTIONS | EVHTTP_REQ_PATCH);
-    evhttp_set_gencb(s->http, on_any_request, s);
     struct timeval tv = {0, TICK_MS * 1000};
     s->tick = event_new(s->base, -1, EV_PERSIST, on_tick, s);
     event_add(s->tick, &tv);
@@ -639,12 +467,10 @@ void al_stop(al_server *s)
         event_free(s->woke);
     if (s->wake >= 0)
         close(s->wake);
-    if (s->fd >= 0)
-        close(s->fd);
     if (s->tick)
         event_free(s->tick);
-    if (s->http)
-        evhttp_free(s->http);
+    aw_waitlist_free(s->polls); /* the polls still held get 503 */
+    aw_server_free(s->web);
     if (s->base)
         event_base_free(s->base);
     if (s->ino >= 0)

@@ -29,7 +29,7 @@ al_server *al_bind(const al_opts *o, char *err, size_t cap);
 /* Start serving on the server's own thread (once the run's folder holds nothing stale).
  * Returns 0, or -1 with the reason in err. */
 int al_start(al_server *s, char *err, size_t cap);
-/* http://127.0.0.1:PORT/?token=TOKEN: the only way in. */
+/* http://127.0.0.1:PORT/?t=TOKEN: the only way in (okr_web's token, web/web.h). */
 const char *al_url(const al_server *s);
 /* Block until SIGINT or SIGTERM, or for at most seconds (< 0: no limit), while the server
  * goes on serving the finished run. */
@@ -39,18 +39,9 @@ void al_stop(al_server *s);
 
 /* ---- For tests (tests/live) -------------------------------------------------------------- */
 
-/* Is a request path one of ours, and which? Fills id (a game id: [A-Za-z0-9_.-], at most
- * idcap-1 chars, no "..") for /replay/ID.html and /table/ID.html. Returns AL_R_*. */
-enum {
-    AL_R_NONE = 0,
-    AL_R_PAGE,
-    AL_R_STATE,
-    AL_R_REPLAY,
-    AL_R_TABLE,
-    AL_R_REPORT,
-};
-int al_route(const char *path, char *id, size_t idcap);
-/* Constant-time comparison of a presented token with the real one (NULL: no). */
-int al_token_ok(const char *given, const char *token);
+/* A game id from ?game=: [A-Za-z0-9_.-], 1 to AL_MAX_ID-1 characters, not starting with a dot
+ * and without "..", so that RUN/records/ID.jsonl never leaves the run's folder. */
+enum { AL_MAX_ID = 128 };
+int al_game_id_ok(const char *id);
 
 #endif

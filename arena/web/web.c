@@ -34,28 +34,35 @@ struct aw_server {
     route routes[AW_MAX_ROUTES];
     int n_routes;
     aw_counts counts;
+    int frame_self;
 };
 
 /* Everything a page from this server may do: run its own inline script and style, draw its
  * own images, and talk back to this server. No other origin, no frames, no forms elsewhere. */
-static const char CSP[] = "default-src 'none'; script-src 'self' 'unsafe-inline'; "
-                          "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-                          "connect-src 'self'; base-uri 'none'; form-action 'self'; "
-                          "frame-ancestors 'none'";
+#define CSP_COMMON                                                                                 \
+    "default-src 'none'; script-src 'self' 'unsafe-inline'; "                                      \
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "                                     \
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; "
+static const char CSP[] = CSP_COMMON "frame-ancestors 'none'";
+/* frame_self: a page of this server may frame, and be framed by, this server's pages only */
+static const char CSP_FRAME_SELF[] = CSP_COMMON "frame-src 'self'; frame-ancestors 'self'";
 
-static void security_headers(struct evhttp_request *req)
+static void set_header(struct evkeyvalq *h, const char *name, const char *value)
+{
+    if (!evhttp_find_header(h, name))
+        evhttp_add_header(h, name, value);
+}
+
+/* Set on every answer; dispatch sets them first with the server's frame policy, so a later
+ * aw_reply (which has no server at hand) keeps that and only fills in what is missing. */
+static void security_headers(struct evhttp_request *req, int frame_self)
 {
     struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-    evhttp_remove_header(h, "Content-Security-Policy");
-    evhttp_add_header(h, "Content-Security-Policy", CSP);
-    evhttp_remove_header(h, "X-Content-Type-Options");
-    evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
-    evhttp_remove_header(h, "Referrer-Policy");
-    evhttp_add_header(h, "Referrer-Policy", "no-referrer"); /* the token is in the URL */
-    evhttp_remove_header(h, "X-Frame-Options");
-    evhttp_add_header(h, "X-Frame-Options", "DENY");
-    evhttp_remove_header(h, "Cache-Control");
-    evhttp_add_header(h, "Cache-Control", "no-store");
+    set_header(h, "Content-Security-Policy", frame_self ? CSP_FRAME_SELF : CSP);
+    set_header(h, "X-Content-Type-Options", "nosniff");
+    set_header(h, "Referrer-Policy", "no-referrer"); /* the token is in the URL */
+    set_header(h, "X-Frame-Options", frame_self ? "SAMEORIGIN" : "DENY");
+    set_header(h, "Cache-Control", "no-store");
 }
 
 /* Compare without stopping at the first difference: the time a wrong guess takes says
@@ -130,7 +137,11 @@ static void dispatch(struct evhttp_request *req, void *arg)
 {
     aw_server *s = arg;
     struct evkeyvalq *in = evhttp_request_get_input_headers(req);
-    security_headers(req);
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    /* what a handler (or evhttp) may have left from nothing: start clean */
+    evhttp_remove_header(out, "Content-Security-Policy");
+    evhttp_remove_header(out, "X-Frame-Options");
+    security_headers(req, s->frame_self);
 
     if (!aw_host_ok(evhttp_find_header(in, "Host"), s->port) ||
         !origin_ok(evhttp_find_header(in, "Origin"), s->port)) {
@@ -218,6 +229,7 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
     if (getsockname(evhttp_bound_socket_get_fd(h), (struct sockaddr *)&sa, &len) == 0)
         s->port = ntohs(sa.sin_port);
     snprintf(s->cookie, sizeof s->cookie, "okr_t_%d", s->port);
+    s->frame_self = o.frame_self != 0;
     return s;
 }
 
@@ -236,7 +248,7 @@ int aw_listen(int port, char *err, size_t cap)
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 64) < 0) {
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 128) < 0) {
         snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
         close(fd);
         return -1;
@@ -288,7 +300,7 @@ aw_counts aw_server_counts(const aw_server *s)
 void aw_reply(struct evhttp_request *req, int status, const char *content_type, const void *body,
               size_t n)
 {
-    security_headers(req);
+    security_headers(req, 0);
     struct evkeyvalq *h = evhttp_request_get_output_headers(req);
     evhttp_remove_header(h, "Content-Type");
     evhttp_add_header(h, "Content-Type", content_type);
@@ -302,6 +314,8 @@ void aw_reply(struct evhttp_request *req, int status, const char *content_type, 
                          : status == 405 ? "Method Not Allowed"
                          : status == 409 ? "Conflict"
                          : status == 413 ? "Payload Too Large"
+                         : status == 500 ? "Internal Server Error"
+                         : status == 503 ? "Service Unavailable"
                                          : NULL;
     evhttp_send_reply(req, status, reason, buf);
     if (buf)
@@ -322,6 +336,116 @@ void aw_reply_json(struct evhttp_request *req, int status, json_t *body)
 void aw_reply_error(struct evhttp_request *req, int status, const char *message)
 {
     aw_reply_json(req, status, json_pack("{s:s}", "error", message ? message : "error"));
+}
+
+/* ---- Long polls ---- */
+
+typedef struct {
+    aw_waitlist *w;
+    struct evhttp_request *req; /* NULL: the slot is free */
+    struct event *timer;
+} hold;
+
+struct aw_waitlist {
+    int max, n;
+    struct timeval tv;
+    aw_handler answer;
+    void *arg;
+    hold *h;
+};
+
+static void unhold(hold *h)
+{
+    struct evhttp_connection *c = evhttp_request_get_connection(h->req);
+    if (c)
+        evhttp_connection_set_closecb(c, NULL, NULL);
+    evtimer_del(h->timer);
+    h->req = NULL;
+    h->w->n--;
+}
+
+static void release(hold *h)
+{
+    struct evhttp_request *req = h->req;
+    unhold(h);
+    h->w->answer(req, h->w->arg);
+}
+
+static void on_hold_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    release(arg);
+}
+
+/* The client went away while its request was held: forget it (evhttp frees it). */
+static void on_hold_closed(struct evhttp_connection *c, void *arg)
+{
+    (void)c;
+    hold *h = arg;
+    if (h->req)
+        unhold(h);
+}
+
+aw_waitlist *aw_waitlist_new(struct event_base *base, int max, double hold_s, aw_handler answer,
+                             void *arg)
+{
+    aw_waitlist *w = ar_xcalloc(1, sizeof *w);
+    w->max = max > 0 ? max : 1;
+    w->tv.tv_sec = (time_t)hold_s;
+    w->tv.tv_usec = (suseconds_t)((hold_s - (double)(time_t)hold_s) * 1e6);
+    w->answer = answer;
+    w->arg = arg;
+    w->h = ar_xcalloc((size_t)w->max, sizeof *w->h);
+    for (int i = 0; i < w->max; i++) {
+        w->h[i].w = w;
+        w->h[i].timer = evtimer_new(base, on_hold_timeout, &w->h[i]);
+    }
+    return w;
+}
+
+int aw_waitlist_hold(aw_waitlist *w, struct evhttp_request *req)
+{
+    struct evhttp_connection *c = evhttp_request_get_connection(req);
+    if (w->n >= w->max || !c)
+        return -1;
+    for (int i = 0; i < w->max; i++)
+        if (!w->h[i].req) {
+            w->h[i].req = req;
+            w->n++;
+            evhttp_connection_set_closecb(c, on_hold_closed, &w->h[i]);
+            evtimer_add(w->h[i].timer, &w->tv);
+            return 0;
+        }
+    return -1;
+}
+
+void aw_waitlist_wake(aw_waitlist *w)
+{
+    for (int i = 0; i < w->max && w->n > 0; i++)
+        if (w->h[i].req)
+            release(&w->h[i]);
+}
+
+int aw_waitlist_count(const aw_waitlist *w)
+{
+    return w->n;
+}
+
+void aw_waitlist_free(aw_waitlist *w)
+{
+    if (!w)
+        return;
+    for (int i = 0; i < w->max; i++) {
+        if (w->h[i].req) {
+            struct evhttp_request *req = w->h[i].req;
+            unhold(&w->h[i]);
+            aw_reply_error(req, 503, "the server is stopping");
+        }
+        event_free(w->h[i].timer);
+    }
+    free(w->h);
+    free(w);
 }
 
 void aw_request_path(struct evhttp_request *req, char *out, size_t cap)

@@ -33,6 +33,9 @@ typedef struct {
     size_t max_body_size;   /* request body, bytes (65536) */
     int timeout_s;          /* idle connection timeout, seconds (60; a long poll must be shorter) */
     int listen_fd;          /* > 0: serve this socket from aw_listen (port is then ignored) */
+    int frame_self; /* 1: this server's pages may show its own pages in a frame (CSP frame-src
+                     * and frame-ancestors 'self', X-Frame-Options SAMEORIGIN), as the live
+                     * page shows a table's replay page; 0: no frames at all (DENY) */
 } aw_options;
 
 /* Bind and listen on 127.0.0.1:port (0: any free port) now, and return the socket, or -1
@@ -73,6 +76,22 @@ void aw_reply(struct evhttp_request *req, int status, const char *content_type, 
 void aw_reply_json(struct evhttp_request *req, int status, json_t *body);
 /* {"error": message} with status (400, 404, 409 ...). */
 void aw_reply_error(struct evhttp_request *req, int status, const char *message);
+
+/* ---- Long polls ---- */
+
+/* Requests held until there is news (or hold_s pass), at most max at once: the same bytes
+ * for every waiter, each connection's close forgets its request. */
+typedef struct aw_waitlist aw_waitlist;
+/* answer is called for each held request when it is released (news or its time is up). */
+aw_waitlist *aw_waitlist_new(struct event_base *base, int max, double hold_s, aw_handler answer,
+                             void *arg);
+/* Hold req: 0, or -1 when max are already held (the caller answers it, e.g. 503). */
+int aw_waitlist_hold(aw_waitlist *w, struct evhttp_request *req);
+/* Release every held request now (through answer). */
+void aw_waitlist_wake(aw_waitlist *w);
+int aw_waitlist_count(const aw_waitlist *w);
+/* Answers what is still held with 503 and frees. Accepts NULL. */
+void aw_waitlist_free(aw_waitlist *w);
 
 /* ---- Reading ---- */
 

@@ -1,6 +1,7 @@
 /* fuzz_live.c - the spectator server's input parsing (arena/live): the first line of the input
- * is a request path, checked by al_route (a game id it accepts must be a plain name: no '/',
- * no "..", no leading dot) and, as a token, by al_token_ok; the rest becomes the files a run
+ * is a game id as ?game= hands it over (decoded), checked by al_game_id_ok (one it accepts must
+ * be a plain name: no '/', no "..", no leading dot; the paths and the token are okr_web's,
+ * fuzz_web); the rest becomes the files a run
  * writes (a journal, a game record, results.json), followed by the feed over a few ticks with
  * a delay. Nothing may crash, and the snapshot must stay valid JSON. */
 #include <jansson.h>
@@ -34,16 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *p = (const char *)data;
     const char *nl = memchr(p, '\n', size);
     size_t first = nl ? (size_t)(nl - p) : size;
-    char path[512], id[128];
-    size_t n = first < sizeof path - 1 ? first : sizeof path - 1;
-    memcpy(path, p, n);
-    path[n] = '\0';
-    int r = al_route(path, id, sizeof id);
-    if (r == AL_R_REPLAY || r == AL_R_TABLE) {
-        if (!id[0] || id[0] == '.' || strchr(id, '/') || strstr(id, ".."))
-            abort();
-    }
-    al_token_ok(path, "0123456789abcdef0123456789abcdef");
+    char id[512];
+    size_t n = first < sizeof id - 1 ? first : sizeof id - 1;
+    memcpy(id, p, n);
+    id[n] = '\0';
+    if (al_game_id_ok(id) && (!id[0] || id[0] == '.' || strchr(id, '/') || strchr(id, '\\') ||
+                              strstr(id, "..") || strlen(id) >= AL_MAX_ID))
+        abort();
 
     /* the rest, split in three at the first two form feeds: journal, record, results */
     const char *rest = nl ? nl + 1 : p + size;

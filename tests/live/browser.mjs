@@ -80,7 +80,7 @@ while (Date.now() - t0 < 90000) {
     if (clicked) {
       try {
         await page.frameLocator('#watch-frame').locator('body[data-ready="1"]').waitFor({ timeout: 10000 });
-        const fr = page.frames().find((f) => f.url().includes('/table/'));
+        const fr = page.frames().find((f) => f.url().includes('/table?'));
         if (fr && await fr.evaluate(() => !!window.okrReplay && window.okrReplay.steps > 1)) {
           frameDrawn = true;
           watched = live.id;
@@ -123,7 +123,7 @@ await page.screenshot({ path: path.join(cfg.shots, 'live-final.png'), fullPage: 
 
 // a finished game's replay and the report open from the page
 const href = await page.getAttribute('#t-recent tbody a', 'href');
-await Promise.all([page.waitForURL('**/replay/**', { timeout: 20000 }), page.click('#t-recent tbody a')]);
+await Promise.all([page.waitForURL(/\/replay\?game=/, { timeout: 20000 }), page.click('#t-recent tbody a')]);
 await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
 check('a finished game\'s replay opens from the page (' + href + ')', await page.evaluate(() => !!window.okrReplay && window.okrReplay.steps > 2));
 await page.goBack();

@@ -44,7 +44,7 @@ for _ in $(seq 600); do [ -e "$TMP/ready" ] && break; sleep 0.05; done
 pid=$!
 URL=""
 for _ in $(seq 100); do
-    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?token=[0-9a-f]*' "$TMP/se" | head -1)
+    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' "$TMP/se" | head -1)
     [ -n "$URL" ] && break
     sleep 0.05
 done

@@ -17,7 +17,8 @@ import urllib.parse
 url, out, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 u = urllib.parse.urlparse(url)
 host, port = u.hostname, u.port
-token = urllib.parse.parse_qs(u.query)["token"][0]
+token = urllib.parse.parse_qs(u.query)["t"][0]
+cookie = "okr_t_%d" % port  # okr_web names its token cookie by port
 failed = 0
 
 
@@ -56,56 +57,64 @@ def raw(data, timeout=5):
 
 
 def state():
-    st, _, body = get("/state?token=" + token)
+    st, _, body = get("/state?t=" + token)
     return st, json.loads(body) if st == 200 else None
 
 
 if mode == "hostile":
-    st, h, body = get("/?token=" + token)
+    st, h, body = get("/?t=" + token)
     check("the page with the token: 200", st == 200 and b"okr-state" in body)
-    check("the page sets the token cookie HttpOnly", "okrlive=" + token in h.get("Set-Cookie", "")
+    check("the page sets the token cookie HttpOnly", cookie + "=" + token in h.get("Set-Cookie", "")
           and "HttpOnly" in h.get("Set-Cookie", ""))
-    check("the page has a CSP that allows no other host",
-          "default-src 'none'" in h.get("Content-Security-Policy", ""))
-    st, _, _ = get("/state?token=" + token, headers={"Cookie": "okrlive=" + token})
-    check("the cookie alone lets in", get("/state", headers={"Cookie": "okrlive=" + token})[0] == 200)
+    csp = h.get("Content-Security-Policy", "")
+    check("the page has a CSP that allows no other host and frames only this server's pages",
+          "default-src 'none'" in csp and "frame-ancestors 'self'" in csp
+          and "frame-src 'self'" in csp and h.get("X-Frame-Options") == "SAMEORIGIN")
+    st, _, _ = get("/state?t=" + token, headers={"Cookie": cookie + "=" + token})
+    check("the cookie alone lets in", get("/state", headers={"Cookie": cookie + "=" + token})[0] == 200)
     for name, path, hdr in [
         ("no token", "/", None),
         ("no token on the state", "/state", None),
-        ("a wrong token", "/?token=" + "0" * 32, None),
-        ("the token minus a character", "/?token=" + token[:-1], None),
-        ("the token plus a character", "/?token=" + token + "0", None),
-        ("a wrong cookie", "/state", {"Cookie": "okrlive=" + "f" * 32}),
-        ("an empty token", "/state?token=", None),
-        ("a 2000-byte token", "/state?token=" + "a" * 2000, None),
+        ("a wrong token", "/?t=" + "0" * 32, None),
+        ("the token minus a character", "/?t=" + token[:-1], None),
+        ("the token plus a character", "/?t=" + token + "0", None),
+        ("a wrong cookie", "/state", {"Cookie": cookie + "=" + "f" * 32}),
+        ("an empty token", "/state?t=", None),
+        ("a 2000-byte token", "/state?t=" + "a" * 2000, None),
     ]:
         check(name + ": 403", get(path, headers=hdr)[0] == 403)
-    check("a replay without the token: 403", get("/replay/x.html")[0] == 403)
+    check("a replay without the token: 403", get("/replay?game=x")[0] == 403)
     check("the report without the token: 403", get("/report")[0] == 403)
-    check("another Host (DNS rebinding): 421",
-          get("/state?token=" + token, headers={"Host": "evil.example:%d" % port})[0] == 421)
+    # okr_web refuses a wrong Host like a wrong token (403; the live server's own said 421)
+    check("another Host (DNS rebinding): 403",
+          get("/state?t=" + token, headers={"Host": "evil.example:%d" % port})[0] == 403)
+    check("another site's Origin: 403",
+          get("/state?t=" + token, headers={"Origin": "http://evil.example"})[0] == 403)
     for m in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]:
-        check(m + ": 405", get("/state?token=" + token, method=m)[0] == 405)
+        check(m + ": 405", get("/state?t=" + token, method=m)[0] == 405)
     for p in ["/nope", "/state/", "/replay/", "/replay/.html", "/replay/..%2F..%2Fetc%2Fpasswd.html",
               "/replay/../../etc/passwd.html", "/replay/%2e%2e/results.html",
               "/table/..html", "/table/.x.html", "/replay/a..b.html", "/replay/x;rm.html", "/replay/%00.html",
               "//etc/passwd", "/replay/no-such-game.html",
               "/replay/" + "a" * 300 + ".html", "/../results.json", "/results.json",
-              "/records/", "/journal.jsonl"]:
-        st, _, body = get(p + ("&" if "?" in p else "?") + "token=" + token)
+              "/records/", "/journal.jsonl", "/replay/x.html", "/table/x.html",
+              "/replay", "/replay?game=", "/replay?game=../../etc/passwd", "/replay?game=..%2F..%2Fetc%2Fpasswd",
+              "/replay?game=.hidden", "/replay?game=a..b", "/replay?game=x%00y", "/table?game=../results",
+              "/replay?game=" + "a" * 300, "/replay?game=no-such-game", "/state?since=x", "/state?since=1e9"]:
+        st, _, body = get(p + ("&" if "?" in p else "?") + "t=" + token)
         check("%s: 404 or 400 (%d)" % (p[:60], st), st in (400, 404) and b"root:" not in body)
-    st, _, body = get("/table/no-such-game.html?token=" + token)
+    st, _, body = get("/table?game=no-such-game&t=" + token)
     check("a table not being played: a page that says so", st == 200 and b"not being played" in body)
-    st = raw(b"GET /state?token=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX: " % port
+    st = raw(b"GET /state?t=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX: " % port
              + b"a" * 20000 + b"\r\n\r\n")
     check("20 kB of headers: refused (%s)" % st, st == "" or st.split()[1] in ("400", "413", "431"))
     st = raw(b"GET /" + b"a" * 100000 + b" HTTP/1.1\r\n\r\n")
     check("a 100 kB request line: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "414", "431"))
     st = raw(b"\x00\xff\xfe garbage \x01\r\n\r\n")
     check("binary garbage: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "405", "501"))
-    st = raw(b"GET /state?token=" + token.encode() + b" HTTP/9.9\r\n\r\n")
+    st = raw(b"GET /state?t=" + token.encode() + b" HTTP/9.9\r\n\r\n")
     check("HTTP/9.9: refused (%s)" % st[:40], st == "" or st.split()[1].startswith(("4", "5")))
-    st = raw(b"POST /state?token=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+    st = raw(b"POST /state?t=" + token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
              b"Content-Length: 10000000\r\n\r\n" % port + b"x" * 1000)
     check("a 10 MB body: refused (%s)" % st[:40], st == "" or st.split()[1] in ("400", "405", "413"))
     # many connections at once: idle ones, half requests, and more long polls than are held
@@ -139,7 +148,7 @@ if mode == "polls":
     polls = []
     for _ in range(600):
         s = socket.create_connection((host, port), timeout=30)
-        s.sendall(b"GET /state?since=%d&token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+        s.sendall(b"GET /state?since=%d&t=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
                   % (s0["version"], token.encode(), port))
         polls.append(s)
     # the answers, as they come (a busy machine may take seconds to accept 600 connections)
@@ -177,9 +186,9 @@ if mode == "final":
     ngames = sum(1 for _ in open(out + "/journal.jsonl"))
     check("every game counted (%d)" % s["games"], s["games"] == ngames)
     gid = s["recent"][0]["id"]
-    st, h, body = get("/replay/%s.html?token=%s" % (gid, token))
+    st, h, body = get("/replay?game=%s&t=%s" % (gid, token))
     check("a finished game's replay page: 200", st == 200 and b"okReplay" in body or b"replay" in body)
-    st, h, body = get("/report?token=" + token)
+    st, h, body = get("/report?t=" + token)
     check("the report: 200", st == 200 and b"t-standings" in body)
     sys.exit(1 if failed else 0)
 print("unknown mode", mode)

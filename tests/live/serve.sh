@@ -10,7 +10,7 @@ B=$(readlink -f "$BUILD")
 url_of() { # the address printed on stderr, waiting for it
     local f=$1 u=""
     for _ in $(seq 100); do
-        u=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?token=[0-9a-f]*' "$f" | head -1)
+        u=$(grep -o 'http://127\.0\.0\.1:[0-9]*/?t=[0-9a-f]*' "$f" | head -1)
         [ -n "$u" ] && break
         sleep 0.05
     done
@@ -39,7 +39,7 @@ TOUR
 pid=$!
 URL=$(url_of "$TMP/se")
 check "--serve prints the address with a 32-digit token" \
-    grep -qE '^arena: watch live at http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{32}$' "$TMP/se"
+    grep -qE '^arena: watch live at http://127\.0\.0\.1:[0-9]+/\?t=[0-9a-f]{32}$' "$TMP/se"
 if python3 "$HERE/client.py" "$URL" "$TMP/out" hostile >"$TMP/hostile" 2>&1; then
     ok "hostile requests: each refused, the server still answers ($(grep -c '^ok' "$TMP/hostile") checks)"
 else
@@ -66,22 +66,22 @@ check "it said it was still serving" grep -q "the run is over; still serving\|se
     --serve --serve-delay 3 --serve-linger 30 >/dev/null 2>"$TMP/mse" &
 mpid=$!
 URL=$(url_of "$TMP/mse")
-T=${URL#*token=}
-BASE=${URL%%/?token=*}
+T=${URL#*\?t=}
+BASE=${URL%%/?t=*}
 for _ in $(seq 40); do [ -s "$TMP/m/results.json" ] && break; sleep 0.05; done
-early=$(curl -s "$BASE/state?token=$T")
+early=$(curl -s "$BASE/state?t=$T")
 check "the match is over within a second" test -s "$TMP/m/results.json"
 check "before the delay: no game, no move, not finished" python3 -c "
 import json,sys; s=json.loads(sys.argv[1])
 sys.exit(not (s['games']==0 and s['state']!='finished' and all(t['actions']==0 for t in s['tables'])))" "$early"
 sleep 3.5
-late=$(curl -s "$BASE/state?token=$T")
+late=$(curl -s "$BASE/state?t=$T")
 check "after the delay: every game and the final standings" python3 -c "
 import json,sys; s=json.loads(sys.argv[1]); r=json.load(open(sys.argv[2]))
 sys.exit(not (s['games']==4 and s['state']=='finished' and s['final'] and
   sorted(x['name'] for x in s['standings'])==sorted(b['name'] for b in r['bots'])))" "$late" "$TMP/m/results.json"
 check "the match's replay pages are served" test "$(curl -s -o /dev/null -w '%{http_code}' \
-    "$BASE/replay/m1-d0-r0.html?token=$T")" = 200
+    "$BASE/replay?game=m1-d0-r0&t=$T")" = 200
 if python3 "$HERE/client.py" "$URL" "$TMP/m" polls >"$TMP/polls" 2>&1; then
     ok "600 long polls: those beyond the cap refused at once, the server still answers"
 else

@@ -1,9 +1,10 @@
 /* test_web.c - the HTTP layer (arena/web/web.h) over real loopback connections: the token
  * (query, cookie, header; wrong or missing = 403 and no handler runs), the Host and Origin
  * checks, exact routes, 404/405, the size caps, the security headers on every answer, JSON
- * bodies (garbage, deep nesting, not an object), and that the server listens on 127.0.0.1
- * only. One thread: a client socket connects (the kernel completes it from the backlog), writes
- * its whole request, and the test turns the event loop until the server has answered. */
+ * bodies (garbage, deep nesting, not an object), that the server listens on 127.0.0.1
+ * only, the frame policy (frame_self) and the wait list of long polls. One thread: a client socket
+ * connects (the kernel completes it from the backlog), writes its whole request, and the test turns
+ * the event loop until the server has answered. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -352,6 +353,162 @@ static void listen_first_then_serve(void **state)
     assert_int_equal(aw_listen(70000, err, sizeof err), -1);
 }
 
+/* aw_options.frame_self: the default server forbids every frame (the play page must never be
+ * framed by another page: clickjacking a seat); a server with frame_self lets its own pages
+ * frame its own pages, on answers of handlers and on refusals alike. */
+static void frame_policy(void **state)
+{
+    fixture *f = *state;
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    assert_int_equal(get(f, "/", hdr), 200);
+    assert_non_null(strstr(resp, "frame-ancestors 'none'"));
+    assert_null(strstr(resp, "frame-src"));
+    assert_non_null(strstr(resp, "X-Frame-Options: DENY"));
+
+    char err[200];
+    aw_options o = {.frame_self = 1};
+    aw_server *framed = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(framed);
+    assert_int_equal(aw_server_route(framed, "/", hello, f), 0);
+    aw_server *keep = f->srv;
+    f->srv = framed;
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(framed));
+    for (int i = 0; i < 3; i++) {
+        /* a handler's answer, a 404 and a 403 */
+        int want = i == 0 ? 200 : i == 1 ? 404 : 403;
+        assert_int_equal(get(f, i == 1 ? "/nope" : "/", i == 2 ? NULL : hdr), want);
+        assert_non_null(strstr(resp, "frame-src 'self'; frame-ancestors 'self'"));
+        assert_null(strstr(resp, "'none'\r\n"));
+        assert_non_null(strstr(resp, "X-Frame-Options: SAMEORIGIN"));
+        assert_null(strstr(resp, "DENY"));
+        assert_non_null(strstr(resp, "default-src 'none'"));
+    }
+    f->srv = keep;
+    aw_server_free(framed);
+}
+
+/* ---- the wait list of long polls ---- */
+
+static int answered;
+
+static void news(struct evhttp_request *req, void *arg)
+{
+    (void)arg;
+    answered++;
+    aw_reply(req, 200, "text/plain", "news", 4);
+}
+
+static aw_waitlist *polls;
+
+static void wait_route(struct evhttp_request *req, void *arg)
+{
+    fixture *f = arg;
+    f->hits++;
+    if (aw_waitlist_hold(polls, req) < 0)
+        aw_reply_error(req, 503, "too many waiting");
+}
+
+/* A connection that has sent a whole request for /wait and is not read yet. */
+static int send_wait(fixture *f)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)aw_server_port(f->srv))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[300];
+    int n = snprintf(req, sizeof req,
+                     "GET /wait HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Okr-Token: %s\r\n\r\n",
+                     aw_server_port(f->srv), aw_server_token(f->srv));
+    assert_int_equal(write(fd, req, (size_t)n), n);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    return fd;
+}
+
+static void turn(fixture *f, int ms)
+{
+    for (int i = 0; i < ms; i++) {
+        event_base_loop(f->base, EVLOOP_NONBLOCK);
+        poll(NULL, 0, 1);
+    }
+}
+
+/* What has come on fd so far ("" for nothing yet). */
+static const char *answer_on(int fd)
+{
+    static char buf[2048];
+    ssize_t r = read(fd, buf, sizeof buf - 1);
+    buf[r > 0 ? r : 0] = 0;
+    return buf;
+}
+
+static void waitlist_caps_wakes_times_out_forgets(void **state)
+{
+    fixture *f = *state;
+    answered = 0;
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    polls = aw_waitlist_new(f->base, 2, 0.3, news, NULL);
+    assert_int_equal(aw_server_route(f->srv, "/wait", wait_route, f), 0);
+    /* the cap: two held, the third refused at once */
+    int a = send_wait(f), b = send_wait(f);
+    turn(f, 50);
+    int c = send_wait(f);
+    turn(f, 50);
+    assert_int_equal(aw_waitlist_count(polls), 2);
+    assert_string_equal(answer_on(a), "");
+    assert_int_equal(status_of(answer_on(c)), 503);
+    /* news: both answered, the same bytes */
+    aw_waitlist_wake(polls);
+    turn(f, 50);
+    assert_int_equal(answered, 2);
+    assert_int_equal(aw_waitlist_count(polls), 0);
+    const char *got = answer_on(a);
+    assert_int_equal(status_of(got), 200);
+    assert_non_null(strstr(got, "\r\n\r\nnews"));
+    assert_non_null(strstr(answer_on(b), "\r\n\r\nnews"));
+    close(a);
+    close(b);
+    close(c);
+    /* no news: answered once its hold time is up, not before */
+    a = send_wait(f);
+    turn(f, 50);
+    assert_int_equal(aw_waitlist_count(polls), 1);
+    assert_string_equal(answer_on(a), "");
+    for (int i = 0; i < 100 && aw_waitlist_count(polls); i++)
+        turn(f, 10);
+    assert_int_equal(aw_waitlist_count(polls), 0);
+    assert_int_equal(answered, 3);
+    turn(f, 20);
+    assert_non_null(strstr(answer_on(a), "\r\n\r\nnews"));
+    close(a);
+    /* a viewer that goes away: evhttp does not read a connection while its request is held,
+     * so the slot is freed when the answer is due (or evhttp frees the connection first, and
+     * the close callback forgets it); the answer to a closed socket harms nothing */
+    a = send_wait(f);
+    turn(f, 50);
+    assert_int_equal(aw_waitlist_count(polls), 1);
+    close(a);
+    turn(f, 20);
+    aw_waitlist_wake(polls);
+    turn(f, 50);
+    assert_int_equal(aw_waitlist_count(polls), 0);
+    assert_int_equal(answered, 4);
+    assert_int_equal(get(f, "/", hdr), 200);
+    /* freed with a request held: that one gets 503 */
+    a = send_wait(f);
+    turn(f, 50);
+    assert_int_equal(aw_waitlist_count(polls), 1);
+    aw_waitlist_free(polls);
+    polls = NULL;
+    turn(f, 50);
+    assert_int_equal(status_of(answer_on(a)), 503);
+    assert_int_equal(answered, 4);
+    close(a);
+    assert_int_equal(f->hits, 7);
+}
+
 static void cookie_parsing(void **state)
 {
     (void)state;
@@ -378,6 +535,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(size_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(loopback_only, setup, teardown),
         cmocka_unit_test_setup_teardown(listen_first_then_serve, setup, teardown),
+        cmocka_unit_test_setup_teardown(frame_policy, setup, teardown),
+        cmocka_unit_test_setup_teardown(waitlist_caps_wakes_times_out_forgets, setup, teardown),
         cmocka_unit_test(cookie_parsing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

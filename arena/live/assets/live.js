@@ -105,7 +105,7 @@
     watching = id;
     $('watch').hidden = false;
     $('watch-what').textContent = 'Watching ' + id + ' (every hand, as far as the server has released it).';
-    $('watch-frame').src = '/table/' + encodeURIComponent(id) + '.html?v=' + t + '#n=999999';
+    $('watch-frame').src = '/table?game=' + encodeURIComponent(id) + '&v=' + t + '#n=999999';
   }
   $('watch-close').addEventListener('click', function () {
     watching = null;
@@ -120,7 +120,7 @@
       var tr = el('tr');
       var td = el('td', 'l');
       var a = el('a', '', g.id);
-      a.href = '/replay/' + encodeURIComponent(g.id) + '.html';
+      a.href = '/replay?game=' + encodeURIComponent(g.id);
       td.appendChild(a);
       tr.appendChild(td);
       tr.appendChild(el('td', 'l', g.names.map(function (n, i) {
