@@ -41,6 +41,8 @@ struct ap_seat {
     void *ud;
     ap_seat_base_cb on_base;
     void *on_base_ud;
+    ap_seat_undo_cb undo;
+    void *undo_ud;
 };
 
 static const char *const PHASES[] = {"",           "upcard", "gin upcard", "draw",     "claim",
@@ -399,6 +401,33 @@ int ap_seat_choose(ap_seat *s, uint64_t id, long long index)
     return AP_OK;
 }
 
+void ap_seat_set_practice(ap_seat *s, ap_seat_undo_cb undo, void *ud)
+{
+    s->undo = undo;
+    s->undo_ud = ud;
+}
+
+int ap_seat_practice(const ap_seat *s)
+{
+    return s->undo != NULL;
+}
+
+int ap_seat_undo(ap_seat *s, uint64_t id)
+{
+    if (!s->undo)
+        return AP_NOT_PRACTICE;
+    if (s->wr_fd < 0)
+        return AP_GONE;
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d || d->id != id)
+        return AP_STALE;
+    if (s->undo(s, s->undo_ud) < 0)
+        return AP_NOTHING;
+    s->decision_msg = NULL; /* the match stops: this Decision will never be answered */
+    changed(s);
+    return AP_OK;
+}
+
 /* Lower case without spaces: "Discard QS" and "discard  qs" compare equal. */
 static void squash(const char *in, char *out, size_t cap)
 {
@@ -473,6 +502,7 @@ json_t *ap_seat_json(const ap_seat *s)
         json_pack("{s:I,s:b,s:i,s:i,s:s,s:o,s:O,s:I}", "version", (json_int_t)s->version, "over",
                   s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
                   names, "events", s->events, "told", (json_int_t)s->told);
+    json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
     const Okrpb__Decision *d = ap_seat_decision(s);
     if (d) {
         json_t *legal = json_array();

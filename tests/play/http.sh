@@ -121,6 +121,6 @@ python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 for i in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
 out=$("$ARENA" play --rules gin --bot @random --port "$(cat "$TMP/port")" -o "$TMP/taken" 2>&1)
 check "a taken --port is refused (exit 2) with the reason" test $? -eq 2 -a -n "$(grep -F 'cannot listen on 127.0.0.1' <<<"$out")"
-out=$("$ARENA" play --rules gin --bot @random --practice -o "$TMP/pr" 2>&1)
-check "--practice says it is not built yet (exit 2)" test $? -eq 2
+out=$("$ARENA" play --rules gin --bot @random --practice --games 2 -o "$TMP/pr" 2>&1)
+check "--practice with --games 2 is refused (exit 2): a takeback replays one game" test $? -eq 2
 finish
