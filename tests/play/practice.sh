@@ -34,6 +34,25 @@ check "web: the practice record replays and verifies" "$ARENA" replay "$TMP/web"
 check "web: no concealed card in the final line's states" \
     python3 "$HERE/scan.py" "$ARENA" "$TMP/web" 0 "$TMP/web.responses"
 
+# ---- in the browser: the Undo button ----
+if [ -x "${OKR_CHROMIUM:-/usr/bin/chromium}" ] && command -v node >/dev/null &&
+    [ -d "$HERE/../view/node_modules/playwright-core" ]; then
+    "$ARENA" play --practice -o "$TMP/page" --rules gin --bot @random --seed 6 \
+        >"$TMP/page.out" 2>&1 </dev/null &
+    pid=$! url=""
+    for i in $(seq 100); do
+        url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/page.out" 2>/dev/null)
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    check "page: Undo offers the same hand and moves again" \
+        timeout 60 node "$HERE/practice.mjs" "$url"
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+else
+    echo "note: no chromium, node or playwright-core: the Undo button is not tried"
+fi
+
 # ---- in a terminal ----
 S="okrp$TAG"
 tmux -L "$S" kill-server 2>/dev/null
