@@ -133,6 +133,17 @@ static void state(struct evhttp_request *req, void *ud)
     reply_state(b, req); /* too many pages open: they poll instead of waiting */
 }
 
+/* The body's "id": a Decision id as a decimal string (JSON numbers lose 64-bit precision in
+ * a browser). -1 if it is missing or not one. */
+static int body_id(json_t *o, uint64_t *id)
+{
+    const char *ids = json_string_value(json_object_get(o, "id"));
+    char *end = NULL;
+    errno = 0;
+    *id = ids ? strtoull(ids, &end, 10) : 0;
+    return !ids || !*ids || errno || *end ? -1 : 0;
+}
+
 static void act(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
@@ -146,12 +157,9 @@ static void act(struct evhttp_request *req, void *ud)
         aw_reply_error(req, 400, err);
         return;
     }
-    const char *ids = json_string_value(json_object_get(o, "id"));
     json_t *ix = json_object_get(o, "index");
-    char *end = NULL;
-    errno = 0;
-    unsigned long long id = ids ? strtoull(ids, &end, 10) : 0;
-    if (!ids || !*ids || errno || *end || !json_is_integer(ix)) {
+    uint64_t id;
+    if (body_id(o, &id) < 0 || !json_is_integer(ix)) {
         json_decref(o);
         aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\", \"index\": <number>}");
         return;
@@ -184,11 +192,8 @@ static void undo(struct evhttp_request *req, void *ud)
         aw_reply_error(req, 400, err);
         return;
     }
-    const char *ids = json_string_value(json_object_get(o, "id"));
-    char *end = NULL;
-    errno = 0;
-    unsigned long long id = ids ? strtoull(ids, &end, 10) : 0;
-    if (!ids || !*ids || errno || *end) {
+    uint64_t id;
+    if (body_id(o, &id) < 0) {
         json_decref(o);
         aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
         return;
