@@ -270,7 +270,7 @@ static int parse_args(int argc, char **argv, match_opts *o)
             o->human_tty = 1;
         } else if (strcmp(argv[i], "--practice") == 0) {
             fprintf(stderr, "arena match: --practice is refused: a match is recorded as played "
-                            "(arena play --practice, when it is built)\n");
+                            "(take moves back in arena play --practice)\n");
             return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--trace", &v)) != 0) {
             if (r < 0)

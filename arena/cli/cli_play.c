@@ -32,6 +32,8 @@ void ar_play_usage(FILE *out)
           "  --games G     games to play (default 1; later games rotate the seats)\n"
           "  --human-ms MS your time per move (default 1800000 = 30 min; past it you lose the\n"
           "                game with a TLE, as a bot would)\n"
+          "  --practice    a practice game: 'undo' takes back your last move (and the bots'\n"
+          "                replies); the record says it is a practice game\n"
           "  --decision-ms, --hard-ms  the bots' clocks (as in `arena match`)\n",
           out);
     ar_sb_usage(out);
@@ -39,7 +41,7 @@ void ar_play_usage(FILE *out)
 
 typedef struct {
     ar_rules_args rules;
-    int players, human, tty, port;
+    int players, human, tty, port, practice;
     long long games;
     uint64_t seed;
     const char *out_dir;
@@ -148,6 +150,52 @@ void ar_cli_human_free(ar_cli_human *h)
     free(h);
 }
 
+/* ---- Practice: takebacks ---- */
+
+/* The game's actions so far, as recorded; a takeback replays the first undo_to of them. */
+typedef struct {
+    char **text;
+    int *seat;
+    long long n, cap, undo_to;
+    int human;
+    ar_match *m;
+} practice;
+
+static void on_action(long long n, int seat, const char *text, void *ud)
+{
+    practice *p = ud;
+    (void)n;
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 256;
+        p->text = ar_xrealloc(p->text, (size_t)p->cap * sizeof *p->text);
+        p->seat = ar_xrealloc(p->seat, (size_t)p->cap * sizeof *p->seat);
+    }
+    p->text[p->n] = ar_xstrdup(text);
+    p->seat[p->n++] = seat;
+}
+
+/* Take back the human's last move: stop this game, to replay it up to that move. */
+static int on_undo(ap_seat *s, void *ud)
+{
+    (void)s;
+    practice *p = ud;
+    long long k = p->n - 1;
+    while (k >= 0 && p->seat[k] != p->human)
+        k--;
+    if (k < 0 || !p->m)
+        return -1;
+    p->undo_to = k;
+    ar_match_stop(p->m);
+    return 0;
+}
+
+static void practice_clear(practice *p, long long keep)
+{
+    for (long long i = keep; i < p->n; i++)
+        free(p->text[i]);
+    p->n = keep;
+}
+
 static int parse_ms(const char *flag, const char *v, uint32_t *out)
 {
     long long n;
@@ -210,8 +258,7 @@ static int parse_args(int argc, char **argv, play_opts *o)
         } else if (strcmp(argv[i], "--browser") == 0) {
             o->tty = 0;
         } else if (strcmp(argv[i], "--practice") == 0) {
-            fprintf(stderr, "arena play: --practice (undo, hint) is not built yet\n");
-            return AR_EXIT_USAGE;
+            o->practice = 1;
         } else {
             fprintf(stderr, "arena play: unknown argument '%s'\n", argv[i]);
             ar_play_usage(stderr);
@@ -227,6 +274,10 @@ static int parse_args(int argc, char **argv, play_opts *o)
     if (o->bots.n > o->players - 1) {
         fprintf(stderr, "arena play: %d bots for the %d seats you leave free\n", o->bots.n,
                 o->players - 1);
+        return AR_EXIT_USAGE;
+    }
+    if (o->practice && o->games > 1) {
+        fprintf(stderr, "arena play: --practice plays one game (a takeback replays that game)\n");
         return AR_EXIT_USAGE;
     }
     if (o->human >= o->players) {
@@ -308,8 +359,51 @@ int ar_play_main(int argc, char **argv)
     };
     if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
         goto out;
-    ar_match *m = ar_match_new(&cfg);
-    int mrc = ar_match_run(m);
+    /* practice: a takeback stops the game and plays it again on the same loop (the page keeps
+     * its address and token), the actions before the taken-back move replayed as recorded:
+     * the engine is deterministic, so the position is the same, and the bots, started afresh,
+     * see the same GameStart and Events as before and are asked only from there on */
+    practice pr = {.human = o.human, .undo_to = -1};
+    char **forced = NULL;
+    ar_loop *loop = NULL;
+    if (o.practice) {
+        if (!(loop = ar_loop_new())) {
+            fprintf(stderr, "arena play: cannot create the event loop\n");
+            rc = AR_EXIT_FAIL;
+            goto out;
+        }
+        cfg.loop = loop;
+        cfg.practice = 1;
+        cfg.on_action = on_action;
+        cfg.action_ud = &pr;
+        ap_seat_set_practice(human->seat, on_undo, &pr);
+    }
+    ar_match *m;
+    int mrc;
+    for (;;) {
+        m = ar_match_new(&cfg);
+        pr.m = m;
+        practice_clear(&pr, 0);
+        mrc = ar_match_run(m);
+        pr.m = NULL;
+        if (pr.undo_to < 0 || mrc < 0)
+            break;
+        /* forced: the actions before the taken-back one (copied: pr is refilled as they
+         * are replayed) */
+        for (long long i = 0; i < cfg.nforced; i++)
+            free(forced[i]);
+        free(forced);
+        forced = ar_xcalloc((size_t)pr.undo_to + 1, sizeof *forced);
+        for (long long i = 0; i < pr.undo_to; i++)
+            forced[i] = ar_xstrdup(pr.text[i]);
+        cfg.forced = (const char *const *)forced;
+        cfg.nforced = pr.undo_to;
+        cfg.takebacks++;
+        cfg.id_base += 1u << 24; /* a stale page's answer matches no new Decision */
+        pr.undo_to = -1;
+        ap_seat_detach(human->seat); /* before the loop turns again: no hangup for the seat */
+        ar_match_free(m);
+    }
     int hrc = ar_cli_human_end(human);
     if (ar_match_results(m))
         ar_results_print(ar_match_results(m), ar_match_totals_of(m), stdout);
@@ -318,6 +412,13 @@ int ar_play_main(int argc, char **argv)
     fflush(stdout);
     rc = mrc < 0 || hrc < 0 ? AR_EXIT_FAIL : AR_EXIT_OK;
     ar_match_free(m);
+    for (long long i = 0; i < cfg.nforced; i++)
+        free(forced[i]);
+    free(forced);
+    practice_clear(&pr, 0);
+    free(pr.text);
+    free(pr.seat);
+    ar_loop_free(loop);
 out:
     free(ents);
     ar_cli_human_free(human);

@@ -277,7 +277,8 @@ void ar_match_free(ar_match *m)
     free(m->gm.hand_scores);
     if (m->tick)
         event_free(m->tick);
-    ar_loop_free(m->loop);
+    if (!m->cfg.loop)
+        ar_loop_free(m->loop);
     ar_results_free(m->res);
     okrpb_arena_free(m->pa);
     free(m->acts);
@@ -807,7 +808,30 @@ static uint64_t decision_id(ar_match *m)
 {
     uint64_t game_no = (uint64_t)(m->gm.deal * m->cfg.players + m->gm.rotation);
     m->next_id++;
-    return ((game_no + 1) << 32) | (m->next_id & 0xffffffffu);
+    return ((game_no + 1) << 32) | ((m->next_id + m->cfg.id_base) & 0xffffffffu);
+}
+
+/* A practice game's recorded action number gm->actions (cfg.forced), played without asking
+ * its seat: it must be one of the nl legal actions now, or the replay is not the game. */
+static int forced_action(ar_match *m, int nl, pick *p)
+{
+    const char *want = m->cfg.forced[m->gm.actions];
+    for (int i = 0; i < nl; i++) {
+        char text[512];
+        if (okr_action_format(&m->acts[i], text, sizeof text) >= 0 && strcmp(text, want) == 0) {
+            p->a = m->acts[i];
+            return 0;
+        }
+    }
+    fprintf(stderr,
+            "arena: %s: the taken-back game does not replay: '%s' is not legal at action %lld\n",
+            m->gm.id, want, m->gm.actions);
+    return -1;
+}
+
+void ar_match_stop(ar_match *m)
+{
+    m->stopping = 1;
 }
 
 static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
@@ -852,8 +876,10 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     int others_failed = 0;
     while (b->state == AR_BOT_THINKING) {
         ar_loop_once(m->loop);
-        if (ar_loop_interrupted(m->loop))
+        if (ar_loop_interrupted(m->loop) || m->stopping) {
+            ar_bot_cancel(b);
             return CHOSE_STOP;
+        }
         if (m->cfg.on_error == AR_ON_ERROR_FORFEIT)
             for (int s = 0; s < m->cfg.players; s++) {
                 ar_bot *o = m->slots[gm->seat_slot[s]].b;
@@ -1254,6 +1280,8 @@ static int play_game(ar_match *m, long long d, int r)
             .entrant = gm->entrant,
             .on_error = m->cfg.on_error == AR_ON_ERROR_FORFEIT ? "forfeit" : "substitute",
             .live = m->cfg.live_records,
+            .practice = m->cfg.practice,
+            .takebacks = m->cfg.takebacks,
         };
         gm->rec = ar_record_open(path, &h);
         for (int i = 0; i < gm->nverdicts; i++)
@@ -1304,7 +1332,10 @@ static int play_game(ar_match *m, long long d, int r)
         p.subst = "";
         slot *sl = &m->slots[gm->seat_slot[seat]];
         int rc = CHOSE_OK;
-        if (!sl->b) {
+        if (gm->actions < m->cfg.nforced) {
+            if (forced_action(m, nl, &p) < 0)
+                return -EINVAL;
+        } else if (!sl->b) {
             p.a = m->acts[ar_policy_choose(m->cfg.bots[sl->bot].policy, &gm->g, m->acts, nl,
                                            &sl->rng)];
         } else if (gm->subst[seat]) {
@@ -1347,6 +1378,8 @@ static int play_game(ar_match *m, long long d, int r)
         if (okr_action_format(&p.a, text, sizeof text) < 0)
             snprintf(text, sizeof text, "?");
         ar_record_action(gm->rec, gm->actions, gm->g.hand_no, seat, text, p.ms, p.subst, p.note);
+        if (m->cfg.on_action)
+            m->cfg.on_action(gm->actions, seat, text, m->cfg.action_ud);
         gm->actions++;
         for (int s = 0; s < n; s++)
             if (live_bot(m, s)) {
@@ -1472,7 +1505,7 @@ int ar_match_run(ar_match *m)
     int rc = 0;
 
     ar_spawn_init(); /* best effort: orphans of bots become ours to kill */
-    m->loop = ar_loop_new();
+    m->loop = c->loop ? c->loop : ar_loop_new();
     if (!m->loop) {
         fprintf(stderr, "arena: cannot create the event loop\n");
         return -ENOMEM;

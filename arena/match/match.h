@@ -124,6 +124,21 @@ typedef struct ar_match_config {
                             where slot k is seat k) */
     FILE *log_stream;    /* without out_dir: every bot's stderr goes here (check-bot --stderr),
                             up to log_cap bytes; not owned */
+    /* ---- practice (arena play --practice; all zero otherwise) ---- */
+    /* the first game's first nforced actions, in the notation: applied as recorded without
+     * asking their seat (the seats get their Events as usual), so a takeback replays the game
+     * to the human's previous decision with the same deal */
+    const char *const *forced;
+    long long nforced;
+    int takebacks;    /* > 0: the record says "practice" with this many takebacks */
+    int practice;     /* 1: the record says "practice" (takebacks allowed, never a rated game) */
+    uint32_t id_base; /* added to the Decision ids' counter: a restarted game reuses no id */
+    /* the event loop to run on (not owned; NULL: the match's own): a practice game is
+     * restarted on the loop where the page already serves the human */
+    ar_loop *loop;
+    /* called after every recorded action (the text is only valid during the call) */
+    void (*on_action)(long long n, int seat, const char *text, void *ud);
+    void *action_ud;
 } ar_match_config;
 
 /* The program entrant e runs as inside the jail: a bare command name is looked up in the
@@ -159,6 +174,9 @@ const char *ar_match_profile(const ar_entrant *e);
  * Returns 0; -EINTR if SIGINT/SIGTERM stopped it (partial results are written); or -errno for
  * an arena failure (message printed). */
 int ar_match_run(ar_match *m);
+/* Stop the game being played at the next Decision or action, its record marked aborted
+ * ("stopped"); ar_match_run then returns 0. For a takeback (arena play --practice). */
+void ar_match_stop(ar_match *m);
 
 /* ---- After the run -----------------------------------------------------------------------------
  */

@@ -187,6 +187,10 @@ ar_record *ar_record_open(const char *path, const ar_record_header *h)
     json_object_set_new(j, "match_seed", json_u64(h->match_seed));
     json_object_set_new(j, "deal", json_integer(h->deal));
     json_object_set_new(j, "rotation", json_integer(h->rotation));
+    if (h->practice)
+        json_object_set_new(
+            j, "practice",
+            json_pack("{s:b,s:i}", "takebacks_allowed", 1, "takebacks", h->takebacks));
     json_t *names = json_array(), *bots = json_array();
     for (int s = 0; s < h->players; s++) {
         json_array_append_new(names, json_string(h->names[s]));

@@ -102,8 +102,10 @@ typedef struct ar_record_header {
     const char *const *names; /* entrant name per seat */
     const int *entrant;       /* bot index per seat */
     const char *on_error;
-    int live; /* flush every line as it is written, so a spectator (arena/live) can read a
-                 game in progress; 0: one write() per 64 KiB */
+    int practice;  /* 1: a practice game (arena play --practice), never a rated one */
+    int takebacks; /* how many times it was taken back */
+    int live;      /* flush every line as it is written, so a spectator (arena/live) can read a
+                      game in progress; 0: one write() per 64 KiB */
 } ar_record_header;
 
 /* Create path and write the header line. Returns NULL (after printing why) if the file cannot

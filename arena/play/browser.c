@@ -133,6 +133,17 @@ static void state(struct evhttp_request *req, void *ud)
     reply_state(b, req); /* too many pages open: they poll instead of waiting */
 }
 
+/* The body's "id": a Decision id as a decimal string (JSON numbers lose 64-bit precision in
+ * a browser). -1 if it is missing or not one. */
+static int body_id(json_t *o, uint64_t *id)
+{
+    const char *ids = json_string_value(json_object_get(o, "id"));
+    char *end = NULL;
+    errno = 0;
+    *id = ids ? strtoull(ids, &end, 10) : 0;
+    return !ids || !*ids || errno || *end ? -1 : 0;
+}
+
 static void act(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
@@ -146,12 +157,9 @@ static void act(struct evhttp_request *req, void *ud)
         aw_reply_error(req, 400, err);
         return;
     }
-    const char *ids = json_string_value(json_object_get(o, "id"));
     json_t *ix = json_object_get(o, "index");
-    char *end = NULL;
-    errno = 0;
-    unsigned long long id = ids ? strtoull(ids, &end, 10) : 0;
-    if (!ids || !*ids || errno || *end || !json_is_integer(ix)) {
+    uint64_t id;
+    if (body_id(o, &id) < 0 || !json_is_integer(ix)) {
         json_decref(o);
         aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\", \"index\": <number>}");
         return;
@@ -164,6 +172,40 @@ static void act(struct evhttp_request *req, void *ud)
                        "not yours now): nothing was changed");
     else if (rc == AP_RANGE)
         aw_reply_error(req, 400, "no such legal action in this decision: nothing was changed");
+    else if (rc == AP_GONE)
+        aw_reply_error(req, 409, "the game is over for this seat");
+    else
+        aw_reply_json(req, 200, json_pack("{s:b}", "ok", 1));
+}
+
+/* POST /undo {"id": "<decision id>"}: practice only; the id rules of /act */
+static void undo(struct evhttp_request *req, void *ud)
+{
+    ap_browser *b = ud;
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+        aw_reply_error(req, 405, "POST only");
+        return;
+    }
+    char err[200];
+    json_t *o = aw_request_json(req, err, sizeof err);
+    if (!o) {
+        aw_reply_error(req, 400, err);
+        return;
+    }
+    uint64_t id;
+    if (body_id(o, &id) < 0) {
+        json_decref(o);
+        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
+        return;
+    }
+    json_decref(o);
+    int rc = ap_seat_undo(b->seat, id);
+    if (rc == AP_NOT_PRACTICE)
+        aw_reply_error(req, 403, "takebacks only in a practice game (arena play --practice)");
+    else if (rc == AP_STALE)
+        aw_reply_error(req, 409, "that decision is not the one waiting: nothing was changed");
+    else if (rc == AP_NOTHING)
+        aw_reply_error(req, 409, "you have made no move yet in this game: nothing was changed");
     else if (rc == AP_GONE)
         aw_reply_error(req, 409, "the game is over for this seat");
     else
@@ -211,6 +253,7 @@ static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port,
     aw_server_route(b->srv, "/state", state, b);
     aw_server_route(b->srv, "/act", act, b);
     aw_server_route(b->srv, "/quit", quit, b);
+    aw_server_route(b->srv, "/undo", undo, b);
     ap_seat_on_change(seat, on_seat_change, b);
     return b;
 }

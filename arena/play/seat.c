@@ -31,6 +31,7 @@ struct ap_seat {
     int nnames;
     char game_id[64];
     json_t *events;   /* [{seat, text}] of the current game, oldest first */
+    long long told;   /* events of the current game received (uncapped): the game's step */
     json_t *hand_end; /* the last HandEnd, or NULL */
     json_t *game_end; /* the last GameEnd, or NULL */
     json_t *refused;  /* the last Refused, or NULL */
@@ -40,6 +41,8 @@ struct ap_seat {
     void *ud;
     ap_seat_base_cb on_base;
     void *on_base_ud;
+    ap_seat_undo_cb undo;
+    void *undo_ud;
 };
 
 static const char *const PHASES[] = {"",           "upcard", "gin upcard", "draw",     "claim",
@@ -157,6 +160,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
             s->names[i] = ar_xstrdup(clean);
         }
         json_array_clear(s->events);
+        s->told = 0;
         json_decref(s->hand_end);
         json_decref(s->game_end);
         json_decref(s->refused);
@@ -181,6 +185,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
     case OKRPB__TO_BOT__MSG_EVENTS:
         for (size_t i = 0; i < m->events->n_events; i++) {
             Okrpb__Event *e = m->events->events[i];
+            s->told++;
             char clean[200];
             const char *t = e->text ? e->text : "";
             ar_sanitize(t, strlen(t), clean, sizeof clean);
@@ -396,6 +401,33 @@ int ap_seat_choose(ap_seat *s, uint64_t id, long long index)
     return AP_OK;
 }
 
+void ap_seat_set_practice(ap_seat *s, ap_seat_undo_cb undo, void *ud)
+{
+    s->undo = undo;
+    s->undo_ud = ud;
+}
+
+int ap_seat_practice(const ap_seat *s)
+{
+    return s->undo != NULL;
+}
+
+int ap_seat_undo(ap_seat *s, uint64_t id)
+{
+    if (!s->undo)
+        return AP_NOT_PRACTICE;
+    if (s->wr_fd < 0)
+        return AP_GONE;
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d || d->id != id)
+        return AP_STALE;
+    if (s->undo(s, s->undo_ud) < 0)
+        return AP_NOTHING;
+    s->decision_msg = NULL; /* the match stops: this Decision will never be answered */
+    changed(s);
+    return AP_OK;
+}
+
 /* Lower case without spaces: "Discard QS" and "discard  qs" compare equal. */
 static void squash(const char *in, char *out, size_t cap)
 {
@@ -466,9 +498,11 @@ json_t *ap_seat_json(const ap_seat *s)
     json_t *names = json_array();
     for (int i = 0; i < s->nnames; i++)
         json_array_append_new(names, json_string(s->names[i]));
-    json_t *o = json_pack("{s:I,s:b,s:i,s:i,s:s,s:o,s:O}", "version", (json_int_t)s->version,
-                          "over", s->over, "seat", s->seat, "games", s->games, "game_id",
-                          s->game_id, "names", names, "events", s->events);
+    json_t *o =
+        json_pack("{s:I,s:b,s:i,s:i,s:s,s:o,s:O,s:I}", "version", (json_int_t)s->version, "over",
+                  s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
+                  names, "events", s->events, "told", (json_int_t)s->told);
+    json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
     const Okrpb__Decision *d = ap_seat_decision(s);
     if (d) {
         json_t *legal = json_array();

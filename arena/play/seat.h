@@ -43,6 +43,17 @@ enum { AP_OK = 0, AP_STALE = -1, AP_RANGE = -2, AP_GONE = -3 };
 /* Answer decision id with legal[index]. AP_STALE: id is not the Decision waiting now (old,
  * replayed or not yet sent); AP_RANGE: no such legal action; AP_GONE: the seat has left. */
 int ap_seat_choose(ap_seat *s, uint64_t id, long long index);
+/* Practice (arena play --practice): undo asks the match to take back the human's last move;
+ * it returns 0 if the game will restart at the human's previous decision, -1 if there is no
+ * move of the human to take back. NULL (the default): no takebacks. */
+typedef int (*ap_seat_undo_cb)(ap_seat *s, void *ud);
+void ap_seat_set_practice(ap_seat *s, ap_seat_undo_cb undo, void *ud);
+int ap_seat_practice(const ap_seat *s);
+enum { AP_NOTHING = -4, AP_NOT_PRACTICE = -5 };
+/* Take back the human's last move while Decision id waits: AP_OK (the game restarts at the
+ * human's previous decision), AP_STALE, AP_GONE, AP_NOTHING (no move to take back),
+ * AP_NOT_PRACTICE. */
+int ap_seat_undo(ap_seat *s, uint64_t id);
 /* Index of the legal action whose notation is text (case and spaces ignored), or -1. */
 int ap_seat_find(const ap_seat *s, const char *text);
 /* Take the seat's ends off the loop and close them, telling nobody: before the match's loop

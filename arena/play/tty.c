@@ -62,9 +62,14 @@ static void command(ap_tty *t, char *cmd)
         return;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
-        say(t, "type the number of a move from the list, or the move itself in the notation "
-               "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
-               "'table' draws the table again; 'quit' leaves the game");
+        say(t, ap_seat_practice(t->seat)
+                   ? "type the number of a move from the list, or the move itself in the notation "
+                     "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
+                     "'table' draws the table again; 'undo' takes back your last move (practice); "
+                     "'quit' leaves the game"
+                   : "type the number of a move from the list, or the move itself in the notation "
+                     "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
+                     "'table' draws the table again; 'quit' leaves the game");
         return;
     }
     if (strcmp(cmd, "table") == 0) {
@@ -75,6 +80,19 @@ static void command(ap_tty *t, char *cmd)
     const Okrpb__Decision *d = ap_seat_decision(t->seat);
     if (!d) {
         say(t, "it is not your turn");
+        return;
+    }
+    if (strcmp(cmd, "undo") == 0) {
+        int rc = ap_seat_undo(t->seat, d->id);
+        if (rc == AP_NOT_PRACTICE)
+            say(t, "undo: only in a practice game (arena play --practice)");
+        else if (rc == AP_NOTHING)
+            say(t, "undo: you have made no move yet in this game");
+        else if (rc == AP_OK) {
+            fputs("taking back your last move: the game is replayed to your previous decision\n",
+                  t->out);
+            fflush(t->out);
+        }
         return;
     }
     char *end;

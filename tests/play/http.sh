@@ -84,23 +84,43 @@ check "clock: arena play exits 0 after the human's TLE" test $? -eq 0
 check "clock: the human's seat is TLE after 300 ms" py "$TMP/tle" 'bots["you"]["errors"]["TLE"] == 1' \
     '"no Choice within 300 ms, the hard limit of one decision (--human-ms)" in open("'"$TMP/tle"'/games.jsonl").read()'
 
-# the scan can fail: a state showing the other seat's dealt hand as the human's is caught
-python3 - "$TMP/gin" >"$TMP/planted.jsonl" <<'PY'
-import json, re, sys
-t = open(sys.argv[1] + "/referee.html").read()
-d = json.loads(re.search(r'id="okr-data">(.*?)</script>', t, re.S).group(1))
-other = d["frames"][0]["hs"][1].split()
-print(json.dumps({"view": {"hand_no": 1, "hand": other, "pile": [], "melds": [], "upcard": None},
-                  "decision": None, "events": []}))
+# the scan checks each state against what was concealed at its step: a card of the other seat
+# shown one step before that seat discards it is caught (the card is public later in the same
+# hand, so a scan hand by hand would let it through); the same state one step later is fine
+python3 - "$HERE" "$ARENA" "$TMP/gin" "$TMP/planted" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import scan
+data = scan.frames(sys.argv[2], sys.argv[3])
+seen = {}  # card -> the first step of hand 1 it is on the pile
+dealt = None
+for t in scan.tables(data):
+    if t.get("h") != 1:
+        continue
+    if dealt is None:
+        dealt = set(scan.CARD.findall(t["hs"][1]))
+    for c in scan.CARD.findall(json.dumps(t.get("pile", []))):
+        if c in dealt and c not in seen:
+            seen[c] = t["n"]
+card, at = min(((c, n) for c, n in seen.items() if n > 0), key=lambda x: x[1])
+for name, told in (("early", at - 1), ("later", at)):
+    with open(sys.argv[4] + "." + name, "w") as f:
+        print(json.dumps({"view": {"hand_no": 1, "hand": [], "pile": [card], "melds": [],
+                                   "upcard": None}, "decision": None, "events": [],
+                          "told": told}), file=f)
+print(card, at)
 PY
-python3 "$HERE/scan.py" "$ARENA" "$TMP/gin" 0 "$TMP/planted.jsonl" 2>"$TMP/planted.err"
-check "the scan catches a planted concealed card" test $? -eq 1 -a -s "$TMP/planted.err"
+python3 "$HERE/scan.py" "$ARENA" "$TMP/gin" 0 "$TMP/planted.early" 2>"$TMP/planted.err"
+check "the scan catches a card of the other seat shown one step before it is discarded" \
+    test $? -eq 1 -a -n "$(grep -F 'concealed cards shown to seat 0' "$TMP/planted.err")"
+check "the same card shown once it is on the pile passes the scan" \
+    python3 "$HERE/scan.py" "$ARENA" "$TMP/gin" 0 "$TMP/planted.later"
 
 # a port that is taken is a usage error, said before anything runs
 python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(5)' >"$TMP/port" &
 for i in $(seq 100); do [ -s "$TMP/port" ] && break; sleep 0.1; done
 out=$("$ARENA" play --rules gin --bot @random --port "$(cat "$TMP/port")" -o "$TMP/taken" 2>&1)
 check "a taken --port is refused (exit 2) with the reason" test $? -eq 2 -a -n "$(grep -F 'cannot listen on 127.0.0.1' <<<"$out")"
-out=$("$ARENA" play --rules gin --bot @random --practice -o "$TMP/pr" 2>&1)
-check "--practice says it is not built yet (exit 2)" test $? -eq 2
+out=$("$ARENA" play --rules gin --bot @random --practice --games 2 -o "$TMP/pr" 2>&1)
+check "--practice with --games 2 is refused (exit 2): a takeback replays one game" test $? -eq 2
 finish

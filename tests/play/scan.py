@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """scan.py ARENA DIR SEAT RESPONSES [PAGE...] - no response the human seat's browser received
-(RESPONSES: one JSON body per line) and no page holds a concealed card of another seat
-(RULES 8.3), checked against the game record of DIR.
+(RESPONSES: one JSON body per line) and no page holds a card that was concealed from SEAT at
+the step of the game the response was sent at (RULES 8.3), checked against the game record of
+DIR.
 
-The referee's replay page (`arena replay DIR --html --all`) holds every hand at every step.
-For each hand h, the cards SEAT may know during h are those that were in its own hand, on the
-pile or in a meld at some step of h. Every card a response shows for hand h (its view: hand,
-pile, melds, upcard; the legal moves; the events tagged with hand h) must be one of them: a
-card that stayed in another hand or in the stock all hand long never may. Cards of a hand
-that has ended (HandEnd shows every hand) are not scanned. Exit 1 with the first leaks."""
+The referee's replay page (`arena replay DIR --html --all`) holds every hand at every step: the
+engine replayed the record's actions one by one. Walking its frames in order gives, for each
+step n (n actions applied) of hand h, the cards SEAT may know by then: those that were in its
+own hand, on the pile or in a meld at some step of h up to n. Every other card is, at step n, in
+another seat's hand or in the stock: concealed. A response says its step (`told`: how many
+moves the seat has been told in this game); every card it shows for hand h (its view: hand,
+pile, melds, upcard; the legal moves; the events tagged with hand h) must be known at that step.
+So an opponent's card shown before that opponent discards it is caught, although the card is
+public later in the same hand. Cards of a hand that has ended (HandEnd shows every hand) are not
+scanned. Exit 1 with the first leaks."""
 import json
 import re
 import subprocess
@@ -27,33 +32,63 @@ def frames(arena, d):
     return data
 
 
-def known_by_hand(data, seat):
-    known, last = {}, {}
+def tables(data):
+    """Each frame with the parts it leaves out carried forward: dicts of h, n, pile, ml, hs."""
+    last = {}
     for f in data["frames"]:
         for k in ("pile", "ml", "hs"):
             if k not in f:
                 continue
             if isinstance(f[k], dict):  # only the seats that changed: {"0": "6C QC ..."}
-                cur = list(last.get(k) or [])
+                was = list(last.get(k) or [])
                 for i, v in f[k].items():
-                    while len(cur) <= int(i):
-                        cur.append(None)
-                    cur[int(i)] = v
-                last[k] = cur
+                    while len(was) <= int(i):
+                        was.append(None)
+                    was[int(i)] = v
+                last[k] = was
             else:
                 last[k] = f[k]
-        if "h" in f:
-            last["h"] = f["h"]
-        h = last.get("h")
+        for k in ("h", "n"):
+            if k in f:
+                last[k] = f[k]
+        yield dict(last)
+
+
+def known_by_step(data, seat):
+    """{hand: [(n, cards SEAT may know after the frames of step n)]}, n ascending, and
+    {(hand, n): SEAT's hand, sorted}."""
+    known, cur, own = {}, {}, {}
+    for last in tables(data):
+        h, n = last.get("h"), last.get("n", 0)
         if h is None:
             continue
-        s = known.setdefault(h, set())
+        hs = last.get("hs") or []
+        own[(h, n)] = sorted(CARD.findall(hs[seat] or "")) if seat < len(hs) else []
+        s = cur.setdefault(h, set())
         s.update(CARD.findall(json.dumps(last.get("pile", []))))
         s.update(CARD.findall(re.sub(r"=\w+", "", json.dumps(last.get("ml", [])))))
-        hs = last.get("hs") or []
         if seat < len(hs) and hs[seat]:
             s.update(CARD.findall(json.dumps(hs[seat])))
-    return known
+        steps = known.setdefault(h, [])
+        if steps and steps[-1][0] == n:
+            steps[-1] = (n, set(s))
+        else:
+            steps.append((n, set(s)))
+    return known, own
+
+
+def known_at(known, h, n):
+    """What SEAT may know in hand h after n moves of the game (a later step of another hand:
+    all of hand h). None: the record has no such step."""
+    steps = known.get(h)
+    if not steps or n < steps[0][0]:
+        return None
+    best = steps[0][1]
+    for at, cards in steps:
+        if at > n:
+            break
+        best = cards
+    return best
 
 
 def shown(resp):
@@ -72,7 +107,7 @@ def shown(resp):
 def main():
     arena, d, seat, responses = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     data = frames(arena, d)
-    known = known_by_hand(data, seat)
+    known, own = known_by_step(data, seat)
     leaks, n = [], 0
     for line in open(responses):
         line = line.strip()
@@ -88,9 +123,21 @@ def main():
         if h is None:
             continue
         n += 1
-        bad = cards - known.get(h, set())
+        step = r.get("told")
+        if not isinstance(step, int):
+            leaks.append("a response without its step ('told')")
+            continue
+        may = known_at(known, h, step)
+        if may is None:
+            leaks.append("hand %d, step %d: not in the record" % (h, step))
+            continue
+        # a state with a Decision is the table of its step: if the seat's hand there is not
+        # the record's, the step is wrong and the scan above would compare with the wrong step
+        if r.get("decision") and sorted(r["view"]["hand"]) != own.get((h, step)):
+            leaks.append("hand %d, step %d: the hand is not the record's at that step" % (h, step))
+        bad = cards - may
         if bad:
-            leaks.append("hand %d: %s" % (h, " ".join(sorted(bad))))
+            leaks.append("hand %d, step %d: %s" % (h, step, " ".join(sorted(bad))))
     for page in sys.argv[5:]:
         text = open(page).read()
         if CARD.search(re.sub(r"<script.*?</script>|<style.*?</style>", "", text, flags=re.S)):
@@ -106,4 +153,5 @@ def main():
     return 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
