@@ -1126,9 +1126,8 @@ static PyObject *view_ns(const okr_view *v, const okr_rules *r)
     PyObject *melded = PyList_New(p);
     for (int i = 0; melded && i < p; i++)
         PyList_SET_ITEM(melded, i, PyBool_FromLong(v->melded_before[i]));
-    int upcard_limit = -1;
-    if (r->family == OKR_FAMILY_GIN && v->upcard < OKR_JOKER)
-        upcard_limit = okr_card_debit(r, v->upcard);
+    /* the protocol View's knock_limit: the value the engine checks a knock against (G2) */
+    int upcard_limit = okr_knock_limit(r, v->upcard);
     return ns_from_dict(Py_BuildValue(
         "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:i,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:N,"
         "s:i,s:i,s:i,s:N,s:N}",
@@ -1279,10 +1278,8 @@ static void fill_obs(const GameObject *o, int seat, float *out)
     sc += 2 * p;
     sc[0] = g->stock_n;
     if (g->phase >= 1 && g->phase <= 8)
-        sc[g->phase] = 1; /* sc[1..8]: the phase, one-hot */
-    sc[9] = g->rules.family == OKR_FAMILY_GIN && g->upcard < OKR_JOKER
-                ? (float)okr_card_debit(&g->rules, g->upcard)
-                : -1;
+        sc[g->phase] = 1;                                 /* sc[1..8]: the phase, one-hot */
+    sc[9] = (float)okr_knock_limit(&g->rules, g->upcard); /* as the View has it */
     sc[10] = g->stock_locked;
     sc[11] = g->turns;
     sc[12] = g->to_act == seat && g->phase < OKR_PH_HAND_OVER;

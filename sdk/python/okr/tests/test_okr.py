@@ -314,12 +314,20 @@ def test_view_fields_and_hidden_information():
         assert v.to_act == g.to_act and v.dealer == g.dealer and v.hand_no == 1
         assert len(v.melds) == len(g.melds) and v.scores == [0, 0, 0]
         assert len(v.turns_drawn) == 3 and len(v.melded_before) == 3
-        assert v.knock_limit == -1
+        assert v.knock_limit == 0  # nobody knocks outside gin (the protocol's View)
         assert not hasattr(v, "stock") and "other" not in vars(v)
     with pytest.raises(IndexError):
         g.view(3)
     gv = okr.Game("gin", seed=1).view(0)
     assert gv.knock_limit == okr.card_value(gv.upcard, "gin")
+    # an ace upcard under ace_gin_only: only gin ends the hand (G2), the limit is 0
+    for seed in range(1, 400):
+        g = okr.Game("gin", seed=seed, ace_gin_only=1)
+        if okr.card_str(g.view(0).upcard)[0] == "A":
+            assert g.view(0).knock_limit == 0
+            break
+    else:
+        pytest.fail("no deal with an ace upcard in 400 seeds")
 
 
 # ---- Helpers ---------------------------------------------------------------------------------
