@@ -157,6 +157,46 @@ def greedy_gin_action(g, rules, acts):
     return max(range(len(acts)), key=lambda i: (s[i], -i))
 
 
+def fast_gin_action(g, rules, acts):
+    """greedy_gin_action with fewer calls, for the simulations: the discard (or knock) from
+    one okr.gin_best_discard instead of a gin_best per card. The same move but for ties
+    between cards that leave the same deadwood (it takes the lowest card, greedy the
+    costliest, then the first); about four times faster."""
+    if len(acts) == 1:
+        return 0
+    t0 = acts[0].type
+    hand = g.hand(g.to_act)
+    if t0 == okr.TAKE or t0 == okr.DRAW or t0 == okr.PASS:
+        take = other = None
+        for i, a in enumerate(acts):
+            if a.type == okr.TAKE:
+                take = i
+            elif other is None:
+                other = i
+        if take is None or other is None:
+            return greedy_gin_action(g, rules, acts)
+        top = g.pile[-1]
+        before = okr.gin_best(hand, rules=rules)[0]
+        h = hand + [top]
+        if okr.gin_best(h, rules=rules)[0] - before >= VALUES[top]:
+            return other
+        card, after, _ = okr.gin_best_discard(h, rules=rules)
+        if card == top:
+            return take if _gin_take_gain(hand, top, rules) > 0 else other
+        return take if after < before else other
+    card = okr.gin_best_discard(hand, rules=rules)[0]
+    disc = None
+    for i, a in enumerate(acts):
+        if a.card == card:
+            if a.type == okr.KNOCK:
+                return i
+            if a.type == okr.DISCARD:
+                disc = i
+    if disc is None or any(a.type == okr.KNOCK for a in acts):
+        return greedy_gin_action(g, rules, acts)
+    return disc
+
+
 def _partners(hand, c):
     """Cards of the hand that could meld with c: the same rank, or the same suit within two
     ranks (a pair or a near-run worth keeping)."""
@@ -654,7 +694,7 @@ class Flat:
 
     def policy(self, g, acts):
         if self.gin:
-            return greedy_gin_action(g, self.rules, acts)
+            return fast_gin_action(g, self.rules, acts)
         return self.rummy.action(g, acts)
 
     def scores(self, g, acts):
@@ -698,7 +738,14 @@ class Flat:
         scores = self.scores(first, acts)
         order = sorted(range(len(acts)), key=lambda i: (-scores[i], i))
         base = order[0]  # greedy's move
+        # greedy's best few, and the best of every other kind of move: a knock can be
+        # greedy's choice among six knocks, and not knocking is then the question
         cands = order[:self.top_k]
+        kinds = {acts[i].type for i in cands}
+        for i in order:
+            if acts[i].type not in kinds:
+                kinds.add(acts[i].type)
+                cands.append(i)
         n = 0
         diff = {i: [0.0, 0.0] for i in cands[1:]}  # sum, sum of squares of (cand - base)
         world = first

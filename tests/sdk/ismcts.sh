@@ -9,7 +9,8 @@
 #             against anyone (an illegal move, a crash or a late answer would be one), and the
 #             bot's log shows it searched.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
-#             DISABLED while it fails, bots/ismcts/README.md) gin and 3-seat laws, side by side: ismcts's mean score difference
+#             ~6 minutes, figures in bots/ismcts/README.md) gin and 3-seat laws, side by
+#             side, one core each: ismcts's mean score difference
 #             vs the field must have a 95% interval entirely above 0 (results.json,
 #             bots[].score_diff.ci95). Tunable: OKR_ISMCTS_MS (decision time, default 200),
 #             OKR_ISMCTS_GIN_GAMES (default 160), OKR_ISMCTS_LAWS_GAMES (default 120).
