@@ -553,6 +553,8 @@ class Search:
         self.scale = 40.0 if rules.family == "gin" else 100.0
         self.iterations = 0
 
+    discarded = ()  # gin: the seats that discarded this hand (set by the bot)
+
     def world(self, view, known, tries=60, shunned=None):
         """1. determinise: a world the seat cannot tell from the real one (RULES 8.3). In gin
         the cards an opponent took from the pile are known to be in its hand (until it lets
@@ -560,8 +562,10 @@ class Search:
         agrees (rejection sampling), keeping the closest if none does within `tries`.
         `shunned` (gin, optional): per seat, cards it discarded or declined lately; a player
         like greedy lets a card go only when it does not join a meld in its hand, so a world
-        where it would is less likely: among worlds with all the known cards, the one where
-        the fewest shunned cards would join a meld wins (at most `tries` // 3 draws)."""
+        where it would is less likely, and so is one where a seat that discarded without
+        knocking could knock (greedy knocks as soon as it may): among worlds with all the
+        known cards, the one with the fewest such contradictions wins (at most `tries` // 2
+        draws)."""
         need = sum(len(cs) for cs in known.values())
         check = shunned and any(shunned.values())
         if not need and not check:
@@ -575,11 +579,16 @@ class Search:
                 hits += sum(1 for c in cards if c in held)
             bad = 0
             if check and hits == need:
+                up = g.upcard
+                limit = 10 if up is None or up < 0 or up >= okr.JOKER else VALUES[up]  # G2
                 for seat, cards in shunned.items():
                     if not cards:
                         continue
                     held = g.hand(seat)
                     dw = okr.gin_best(held, rules=self.rules)[0]
+                    if seat in self.discarded and dw <= limit:
+                        # it discarded without knocking, and greedy knocks when it can
+                        bad += 3
                     for c in cards:
                         if c not in held and \
                                 okr.gin_best(held + [c], rules=self.rules)[0] < dw + VALUES[c]:
@@ -587,7 +596,7 @@ class Search:
             key = (hits, -bad)
             if best_key is None or key > best_key:
                 best, best_key = g, key
-            if hits == need and (bad == 0 or t >= tries // 3):
+            if hits == need and (bad == 0 or t >= tries // 2):
                 break
         return best
 
@@ -749,14 +758,24 @@ class Flat:
         n = 0
         diff = {i: [0.0, 0.0] for i in cands[1:]}  # sum, sum of squares of (cand - base)
         world = first
-        while len(cands) > 1:
+        late = False
+        while len(cands) > 1 and not late:
             g = world.copy()
             g.apply(acts[base])
             base_v = self.rollout(g, seat)
+            ds = []
             for i in cands[1:]:
+                # a rummy world with seven candidates can outlast a short clock: a round
+                # cut by the deadline is dropped whole, so every candidate keeps the same worlds
+                if time.monotonic() >= deadline:
+                    late = True
+                    break
                 g = world.copy()
                 g.apply(acts[i])
-                d = self.rollout(g, seat) - base_v
+                ds.append((i, self.rollout(g, seat) - base_v))
+            if late:
+                break
+            for i, d in ds:
                 diff[i][0] += d
                 diff[i][1] += d * d
             n += 1
@@ -840,6 +859,7 @@ def main(argv):
     def forget(message, ctx):
         state["known"] = {}
         state["shunned"] = {}
+        state["discarded"] = set()
         state["top"] = None
 
     def on_events(events, ctx):
@@ -864,6 +884,7 @@ def main(argv):
                 if e.seat in known:
                     known[e.seat].discard(e.card)
                 _remember(shunned.setdefault(e.seat, []), e.card)
+                state.setdefault("discarded", set()).add(e.seat)
                 state["top"] = e.card
             elif e.type in (okr.DRAW, okr.PASS) and state.get("top") is not None:
                 _remember(shunned.setdefault(e.seat, []), state["top"])
@@ -879,6 +900,7 @@ def main(argv):
             return RummyGreedy(state["rules"]).action(g, acts)
         deadline = time.monotonic() + budget_ms(ctx, cap) / 1000.0
         search = Search(state["rules"], rng, view.players, c=c, horizon=horizon, bias=bias)
+        search.discarded = state.get("discarded", set())
         if not opts["tree"]:
             flat = Flat(search, top_k=opts["top_k"], z=opts["z"], horizon=horizon)
             best, acts = flat.run(view, deadline, state.get("known"),
