@@ -698,7 +698,8 @@ class Flat:
         self.z = z
         self.min_rounds = min_rounds
         self.horizon = horizon or (400 if self.gin else 30)
-        self.iterations = 0
+        self.iterations = 0  # worlds, each simulated with every candidate
+        self.simulations = 0
         self.switched = False
 
     def policy(self, g, acts):
@@ -763,6 +764,7 @@ class Flat:
             g = world.copy()
             g.apply(acts[base])
             base_v = self.rollout(g, seat)
+            self.simulations += 1
             ds = []
             for i in cands[1:]:
                 # a rummy world with seven candidates can outlast a short clock: a round
@@ -773,6 +775,7 @@ class Flat:
                 g = world.copy()
                 g.apply(acts[i])
                 ds.append((i, self.rollout(g, seat) - base_v))
+                self.simulations += 1
             if late:
                 break
             for i, d in ds:
@@ -907,9 +910,9 @@ def main(argv):
                                   state.get("shunned") if opts["shun"] else None)
             if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
                 return 0
-            ctx.log("ismcts: %d iterations in %.0f ms, %d actions, %s greedy's move" %
-                    (flat.iterations, ctx.elapsed_ms(), len(acts),
-                     "left" if flat.switched else "kept"))
+            ctx.log("ismcts: %d simulations in %.0f ms, %d worlds, %d actions, %s greedy's move"
+                    % (flat.simulations, ctx.elapsed_ms(), flat.iterations, len(acts),
+                       "left" if flat.switched else "kept"))
             return best
         root, acts = search.run(view, deadline, state.get("known"))
         if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list

@@ -70,7 +70,7 @@ its = [int(line.split()[1]) for line in logs.splitlines() if line.startswith("is
 if not its or min(its) < 1:
     problems.append("no search in the bot's log")
 else:
-    print("ismcts: %d searches, %d iterations each on average (min %d)"
+    print("ismcts: %d searches, %d simulations each on average (min %d)"
           % (len(its), sum(its) // len(its), min(its)))
 if stronger:
     diff = {b["name"]: b for b in r["bots"]}[stronger]["score_diff"]
