@@ -7,7 +7,9 @@
 #             laws deal (3 games) at 100 ms a decision, one german deal (3 games, with claims)
 #             at 50 ms: every game completes, no verdict
 #             against anyone (an illegal move, a crash or a late answer would be one), and the
-#             bot's log shows it searched.
+#             bot's log shows it searched. Then the bot's port of greedy's policy (--greedy)
+#             draws every deal with bots/greedy in gin and laws (the same moves), and its
+#             faster gin version agrees with it on ~2,700 positions.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
 #             ~6 minutes, figures in bots/ismcts/README.md) gin against greedy, 100 deals
 #             (200 games) at 200 ms a decision: ismcts's mean score difference vs the field
@@ -96,10 +98,51 @@ if [ "$MODE" = quick ]; then
     match german --rules german --players 3 --games 3 --seed 16 --decision-ms 50 \
         --bot "$BOT" --name ismcts --bot "$GREEDY" --name greedy --bot "$BUILD/bots/random_bot" \
         --name random
+    # --greedy (the bot's port of greedy's policy, no search) against the C greedy bot: the
+    # same moves, so every rotation of a deal plays the same game and every difference is 0
+    match same_gin --rules gin --games 6 --seed 17 --decision-ms 1000 \
+        --bot "$BOT --greedy" --name ismcts --bot "$GREEDY" --name greedy
+    match same_laws --rules laws --players 3 --games 9 --seed 17 --decision-ms 1000 \
+        --bot "$BOT --greedy" --name ismcts --bot "$GREEDY" --name greedy_a \
+        --bot "$GREEDY" --name greedy_b
     rc=0
     judge gin 2 || rc=1
     judge laws 3 || rc=1
     judge german 3 || rc=1
+    for m in same_gin same_laws; do
+        echo "---- $m"
+        python3 - "$TMP/$m/results.json" <<'PY' || rc=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+d = {b["name"]: b["score_diff"] for b in r["bots"]}["ismcts"]
+print("ismcts --greedy vs greedy: mean diff %+.1f, 95%% CI %s over %d deals"
+      % (d["mean"], d["ci95"], d["deals"]))
+if not r.get("complete") or d["deals"] < 3 or d["ci95"] != [0, 0]:
+    print("  the port of greedy's policy played other moves than bots/greedy")
+    sys.exit(1)
+PY
+    done
+    # the faster gin policy of the simulations (fast_gin_action) against the exact port
+    PYTHONPATH="$BUILD/python:$SRC/sdk/python:$SRC/bots/ismcts" python3 - <<'PY' || rc=1
+import random
+import sys
+import okr
+import ismcts_bot as b
+r = okr.rules("gin")
+for k in range(okr.KINDS):
+    b.VALUES[k] = okr.card_value(k, rules=r) if k < okr.JOKER else 0
+rng, n, bad = random.Random(18), 0, 0
+for seed in range(60):
+    g = okr.Game(r, seed=seed)
+    while not g.hand_over():
+        acts = g.legal()
+        exact = b.greedy_gin_action(g, r, acts)
+        n += 1
+        bad += b.fast_gin_action(g, r, acts) != exact
+        g.apply(acts[exact] if rng.random() < 0.8 else acts[rng.randrange(len(acts))])
+print("fast_gin_action: %d of %d positions differ from greedy_gin_action" % (bad, n))
+sys.exit(1 if bad or n < 500 else 0)
+PY
 else
     MS=${OKR_ISMCTS_MS:-200}
     GIN=${OKR_ISMCTS_GIN_GAMES:-200}
