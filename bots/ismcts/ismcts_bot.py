@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""ismcts_bot.py - information-set Monte Carlo tree search (SO-ISMCTS) in Python, on the okr
-module (the project's C engine). Plays gin and every rummy preset, under the arena's clocks.
+"""ismcts_bot.py - a search bot in Python on the okr module (the project's C engine): greedy's
+policy improved by determinised Monte Carlo (the default), or information-set Monte Carlo tree
+search (SO-ISMCTS, --tree). Plays gin and every rummy preset, under the arena's clocks.
 
     arena match --rules gin --bot 'python3 bots/ismcts/ismcts_bot.py' --bot build/bots/greedy_bot
 
 Options: --seed S (the search's random numbers; default 1), --ms M (think at most M ms per
-decision, below what the clock allows), --c C (exploration constant, default 0.7),
---horizon H (simulated actions before the estimate; default 12 in gin, 8 per seat in rummy),
---bias B (weight of the policy's advice in selection, default 1; 0: plain UCB).
+decision, below what the clock allows), --top-k K (candidates per decision, default 6),
+--z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-shun (gin:
+do not weigh worlds by the cards the opponent let go), --greedy (no search: greedy's move),
+--horizon H (simulated actions before the estimate; flat: to the hand's end in gin, 30 in
+rummy; tree: 12 in gin, 8 per seat in rummy), --tree (ISMCTS instead), and for the tree
+--c C (exploration constant, default 0.7), --bias B (weight of the policy's advice in
+selection, default 1; 0: plain UCB).
 How it works, step by step: bots/ismcts/README.md and docs/python.md ("ISMCTS").
 """
 import math
@@ -102,6 +107,96 @@ def _gin(g, rules, acts):
     return best
 
 
+def greedy_gin_scores(hand, pile, acts, rules):
+    """The C greedy bot's gin scores (bots/greedy/greedy_bot.c, gin_scores), action by action:
+    knock whenever allowed, with the least deadwood; discard the card that leaves the least
+    deadwood, then the highest; take the top discard only when it joins a meld and the best
+    discard after it leaves less deadwood than now. Its first best action is greedy's move."""
+    scores = [0] * len(acts)
+    after = None
+    for i, a in enumerate(acts):
+        t = a.type
+        if t == okr.KNOCK or t == okr.DISCARD:
+            if after is None:
+                after = {}
+                for c in set(hand):
+                    rest = list(hand)
+                    rest.remove(c)
+                    after[c] = okr.gin_best(rest, rules=rules)[0]
+            if t == okr.KNOCK:
+                scores[i] = 100000 - 100 * after.get(a.card, 999)
+            else:
+                scores[i] = -16 * after.get(a.card, 999) + VALUES[a.card]
+        elif t == okr.TAKE:
+            scores[i] = 1 if pile and _gin_take_gain(hand, pile[-1], rules) > 0 else -1
+    return scores
+
+
+def _gin_take_gain(hand, top, rules):
+    """Deadwood saved by taking `top` and then discarding the best other card; 0 when `top`
+    would be deadwood itself (greedy's gin_take_gain)."""
+    before = okr.gin_best(hand, rules=rules)[0]
+    h = hand + [top]
+    if okr.gin_best(h, rules=rules)[0] - before >= VALUES[top]:
+        return 0
+    best = before
+    for c in set(h):
+        if c == top:
+            continue
+        rest = list(h)
+        rest.remove(c)
+        best = min(best, okr.gin_best(rest, rules=rules)[0])
+    return before - best
+
+
+def greedy_gin_action(g, rules, acts):
+    """Greedy's gin move in game g: the index of the first best score."""
+    if len(acts) == 1:
+        return 0
+    s = greedy_gin_scores(g.hand(g.to_act), g.pile, acts, rules)
+    return max(range(len(acts)), key=lambda i: (s[i], -i))
+
+
+def fast_gin_action(g, rules, acts):
+    """greedy_gin_action with fewer calls, for the simulations: the discard (or knock) from
+    one okr.gin_best_discard instead of a gin_best per card. The same move but for ties
+    between cards that leave the same deadwood (it takes the lowest card, greedy the
+    costliest, then the first); about four times faster."""
+    if len(acts) == 1:
+        return 0
+    t0 = acts[0].type
+    hand = g.hand(g.to_act)
+    if t0 == okr.TAKE or t0 == okr.DRAW or t0 == okr.PASS:
+        take = other = None
+        for i, a in enumerate(acts):
+            if a.type == okr.TAKE:
+                take = i
+            elif other is None:
+                other = i
+        if take is None or other is None:
+            return greedy_gin_action(g, rules, acts)
+        top = g.pile[-1]
+        before = okr.gin_best(hand, rules=rules)[0]
+        h = hand + [top]
+        if okr.gin_best(h, rules=rules)[0] - before >= VALUES[top]:
+            return other
+        card, after, _ = okr.gin_best_discard(h, rules=rules)
+        if card == top:
+            return take if _gin_take_gain(hand, top, rules) > 0 else other
+        return take if after < before else other
+    card = okr.gin_best_discard(hand, rules=rules)[0]
+    disc = None
+    for i, a in enumerate(acts):
+        if a.card == card:
+            if a.type == okr.KNOCK:
+                return i
+            if a.type == okr.DISCARD:
+                disc = i
+    if disc is None or any(a.type == okr.KNOCK for a in acts):
+        return greedy_gin_action(g, rules, acts)
+    return disc
+
+
 def _partners(hand, c):
     """Cards of the hand that could meld with c: the same rank, or the same suit within two
     ranks (a pair or a near-run worth keeping)."""
@@ -158,6 +253,245 @@ def _rummy(g, rules, acts):
         if best_score is None or score > best_score:
             best, best_score = i, score
     return best
+
+
+# ---- Greedy's rummy policy, from bots/greedy/greedy_bot.c -------------------------------------
+# The same arithmetic as the C greedy bot (its comments say why each rule is there), so that
+# the bot's default move in rummy is greedy's and the search only has to find where to leave
+# it. Hands are counts per kind (53 entries); a meld "shape" is [type, rank, suit, lo, n].
+
+QS = 50  # the Q of spades (OKR_KIND(3, 12))
+
+
+class RummyGreedy:
+    def __init__(self, rules):
+        o = rules.options() if callable(rules.options) else rules.options
+        self.wild_twos = o.get("wild_twos") == "1"
+        self.values = o.get("values")
+        ace = o.get("ace")
+        self.ace_low = ace in ("low", "both")
+        self.ace_high = ace in ("high", "both")
+        self.set_max = int(o.get("set_max", "0"))
+        self.run_max = int(o.get("run_max", "0"))
+        self.take_add = o.get("take_add") == "1"
+        self.rules = rules
+        self.debit = list(VALUES)
+
+    def wild(self, k):
+        return k == okr.JOKER or (self.wild_twos and k < okr.JOKER and k % 13 == 1)
+
+    def credit(self, card, as_):
+        german = self.values == "german"
+        if card == okr.JOKER:
+            return 100
+        if as_ == QS:
+            return 10 if self.wild(card) and not german and self.values != "arlington" else 50
+        rank = as_ % 13 + 1
+        if rank == 1:
+            return 15 if german else 20
+        return 10 if rank >= 8 else 5
+
+    def positions(self, k):
+        rank = k % 13 + 1
+        if rank != 1:
+            return [rank - 1]
+        pos = []
+        if self.ace_low:
+            pos.append(0)
+        if self.ace_high:
+            pos.append(13)
+        return pos
+
+    def card_at(self, suit, p):
+        if p < 0 or p > 13 or (p == 0 and not self.ace_low) or (p == 13 and not self.ace_high):
+            return -1
+        return suit * 13 + (0 if p == 13 else p)
+
+    def fits(self, sh, k):
+        if k >= okr.JOKER or self.wild(k):
+            return False
+        if sh[0] == "set":
+            return k % 13 + 1 == sh[1] and (self.set_max == 0 or sh[4] < self.set_max)
+        if k // 13 != sh[2] or (self.run_max and sh[4] >= self.run_max):
+            return False
+        return any(p == sh[3] - 1 or p == sh[3] + sh[4] for p in self.positions(k))
+
+    def grow(self, sh, k):
+        if sh[0] == "run" and any(p == sh[3] - 1 for p in self.positions(k)):
+            sh[3] -= 1
+        sh[4] += 1
+
+    @staticmethod
+    def shape_of(m):
+        return [m.type, m.rank, m.suit, m.lo, len(m.cards)]
+
+    def hand_worth(self, melds, seat, h):
+        """greedy's hand_worth: credit of what the hand can lay now minus the debit of the
+        rest. h (counts) is consumed."""
+        shapes = [self.shape_of(m) for m in melds if m.owner == seat]
+        credit = 0
+        for _ in range(12):  # 1. natural melds, the most valuable first
+            naturals = []
+            for k in range(okr.JOKER):
+                if h[k] and not self.wild(k):
+                    naturals.extend([k] * h[k])
+            if len(naturals) < 3:
+                break
+            specs = okr.find_melds(naturals, rules=self.rules)
+            if not specs:
+                break
+            best, best_v = None, -1
+            for sp in specs:
+                v = sum(self.credit(c, x) for c, x in zip(sp.cards, sp.as_))
+                if v > best_v:
+                    best, best_v = sp, v
+            for c in best.cards:
+                h[c] -= 1
+            credit += best_v
+            a0 = best.as_[0]
+            shapes.append([best.type, a0 % 13 + 1, a0 // 13, best.lo, len(best.cards)])
+        changed = True  # 2. single naturals onto any meld they fit
+        while changed:
+            changed = False
+            for k in range(okr.JOKER):
+                for sh in shapes:
+                    if not h[k] or self.wild(k):
+                        break
+                    if self.fits(sh, k):
+                        self.grow(sh, k)
+                        h[k] -= 1
+                        credit += self.credit(k, k)
+                        changed = True
+        for w in range(okr.KINDS):  # 3. wild cards complete the best pair or near-run
+            while h[w] and self.wild(w):
+                best_a = best_b = -1
+                best_v = 0
+                for a in range(okr.JOKER):
+                    if not h[a] or self.wild(a):
+                        continue
+                    for b in range(a, okr.JOKER, 13):
+                        if self.wild(b) or h[b] < 1 + (a == b):
+                            continue
+                        v = self.credit(a, a) + self.credit(b, b)
+                        if v > best_v:
+                            best_a, best_b, best_v = a, b, v
+                    for p in self.positions(a):
+                        for d in (1, 2):
+                            b = self.card_at(a // 13, p + d)
+                            if b < 0 or not h[b] or self.wild(b):
+                                continue
+                            v = self.credit(a, a) + self.credit(b, b)
+                            if v > best_v:
+                                best_a, best_b, best_v = a, b, v
+                wc = 100 if w == okr.JOKER else 5
+                if best_a < 0:
+                    if not shapes:
+                        break
+                    h[w] -= 1
+                    credit += wc
+                    continue
+                h[w] -= 1
+                h[best_a] -= 1
+                h[best_b] -= 1
+                if w != okr.JOKER:
+                    wc = self.credit(best_a, best_a)
+                credit += best_v + wc
+        owed = sum(h[k] * self.debit[k] for k in range(okr.KINDS) if h[k])
+        return credit - owed
+
+    def take_gain(self, g, counts, a, worth_now):
+        pile = g.pile
+        if not pile:
+            return -1000
+        top = pile[-1]
+        h = list(counts)
+        credit = 0
+        if a.how == okr.HOW_NEW:
+            top_seen = False
+            for c, x in zip(a.spec.cards, a.spec.as_):
+                credit += self.credit(c, x)
+                if c == top and not top_seen:
+                    top_seen = True
+                elif h[c]:
+                    h[c] -= 1
+        elif a.how == okr.HOW_ADD:
+            credit = self.credit(top, a.as_)
+        elif a.how == okr.HOW_JOKER:
+            credit = self.credit(top, top) - 100
+            h[okr.JOKER] += 1
+        for c in pile[:-1]:
+            h[c] += 1
+        return credit + self.hand_worth(g.melds, g.to_act, h) - worth_now
+
+    def table_fits(self, g):
+        fit = [[0] * okr.KINDS, [0] * okr.KINDS]
+        for m in g.melds:
+            sh = self.shape_of(m)
+            whose = 0 if m.owner == g.to_act else 1
+            if sh[0] == "set":
+                cand = [suit * 13 + sh[1] - 1 for suit in range(4)]
+            else:
+                cand = [self.card_at(sh[2], sh[3] - 1), self.card_at(sh[2], sh[3] + sh[4])]
+            for c in cand:
+                if c >= 0 and self.fits(sh, c):
+                    fit[whose][c] += 1
+        return fit
+
+    def discard_score(self, g, counts, k, fit):
+        if self.wild(k):
+            return -10000 + self.debit[k]
+        s = self.debit[k]
+        h = list(counts)
+        h[k] -= 1
+        same = sum(h[b] for b in range(k % 13, okr.JOKER, 13))
+        if same:
+            s -= 45 if same >= 2 else 25
+        for p in self.positions(k):
+            for d in (-2, -1, 1, 2):
+                b = self.card_at(k // 13, p + d)
+                if b >= 0 and h[b]:
+                    s -= 20 if d in (1, -1) else 10
+        s -= 40 * fit[0][k]
+        if self.take_add:
+            s -= (30 + 3 * len(g.pile)) * fit[1][k]
+        return s
+
+    def scores(self, g, acts):
+        """greedy's rummy_scores for every action of acts (g.legal())."""
+        counts = [0] * okr.KINDS
+        for c in g.hand(g.to_act):
+            counts[c] += 1
+        melds_only = any(a.type in (okr.MELD, okr.ADD) for a in acts)
+        worth_now = None
+        fit = None
+        out = []
+        for a in acts:
+            t = a.type
+            if melds_only and t not in (okr.MELD, okr.ADD):
+                out.append(-30000)
+            elif t == okr.MELD:
+                out.append(20000 + sum(self.credit(c, x) for c, x in zip(a.spec.cards, a.spec.as_)))
+            elif t == okr.ADD:
+                out.append(20000 + self.credit(a.card, a.as_))
+            elif t in (okr.TAKE, okr.CLAIM):
+                if worth_now is None:
+                    worth_now = self.hand_worth(g.melds, g.to_act, list(counts))
+                out.append(self.take_gain(g, counts, a, worth_now))
+            elif t == okr.DISCARD:
+                if fit is None:
+                    fit = self.table_fits(g)
+                out.append(self.discard_score(g, counts, a.card, fit))
+            elif t == okr.REPLACE:
+                out.append(-20000)
+            else:
+                out.append(0)
+        return out
+
+    def action(self, g, acts):
+        if len(acts) == 1:
+            return 0
+        s = self.scores(g, acts)
+        return max(range(len(acts)), key=lambda i: (s[i], -i))
 
 
 class Node:
@@ -219,25 +553,51 @@ class Search:
         self.scale = 40.0 if rules.family == "gin" else 100.0
         self.iterations = 0
 
-    def world(self, view, known, tries=60):
+    discarded = ()  # gin: the seats that discarded this hand (set by the bot)
+
+    def world(self, view, known, tries=60, shunned=None):
         """1. determinise: a world the seat cannot tell from the real one (RULES 8.3). In gin
         the cards an opponent took from the pile are known to be in its hand (until it lets
         them go): okr.determinize deals from the view alone, so worlds are drawn until one
-        agrees (rejection sampling), keeping the closest if none does within `tries`."""
+        agrees (rejection sampling), keeping the closest if none does within `tries`.
+        `shunned` (gin, optional): per seat, cards it discarded or declined lately; a player
+        like greedy lets a card go only when it does not join a meld in its hand, so a world
+        where it would is less likely, and so is one where a seat that discarded without
+        knocking could knock (greedy knocks as soon as it may): among worlds with all the
+        known cards, the one with the fewest such contradictions wins (at most `tries` // 2
+        draws)."""
         need = sum(len(cs) for cs in known.values())
-        best, best_hits = None, -1
-        for _ in range(tries if need else 1):
+        check = shunned and any(shunned.values())
+        if not need and not check:
+            return okr.determinize(view, self.rng, rules=self.rules)
+        best, best_key = None, None
+        for t in range(tries):
             g = okr.determinize(view, self.rng, rules=self.rules)
-            if not need:
-                return g
             hits = 0
             for seat, cards in known.items():
                 held = g.hand(seat)
                 hits += sum(1 for c in cards if c in held)
-            if hits == need:
-                return g
-            if hits > best_hits:
-                best, best_hits = g, hits
+            bad = 0
+            if check and hits == need:
+                up = g.upcard
+                limit = 10 if up is None or up < 0 or up >= okr.JOKER else VALUES[up]  # G2
+                for seat, cards in shunned.items():
+                    if not cards:
+                        continue
+                    held = g.hand(seat)
+                    dw = okr.gin_best(held, rules=self.rules)[0]
+                    if seat in self.discarded and dw <= limit:
+                        # it discarded without knocking, and greedy knocks when it can
+                        bad += 3
+                    for c in cards:
+                        if c not in held and \
+                                okr.gin_best(held + [c], rules=self.rules)[0] < dw + VALUES[c]:
+                            bad += 1
+            key = (hits, -bad)
+            if best_key is None or key > best_key:
+                best, best_key = g, key
+            if hits == need and (bad == 0 or t >= tries // 2):
+                break
         return best
 
     def run(self, view, deadline, known=None):
@@ -315,6 +675,137 @@ class Search:
         return best
 
 
+class Flat:
+    """Flat determinised Monte Carlo over the root's actions, greedy's move by default.
+
+    Each round deals one world the seat cannot tell from the real one (Search.world), then
+    plays each candidate action (greedy's `top_k` best) in a copy of it and the rest of the
+    hand with greedy's policy for every seat: to the hand's end in gin, `horizon` actions in
+    rummy, whose hands are long (then each seat is valued by greedy's own arithmetic: its
+    melds on the table plus what its hand is worth). The result is the seat's score minus
+    the others' mean. All candidates see the same worlds (common random numbers), so each is
+    compared with greedy's move world by world. It leaves greedy's move only for a candidate
+    whose mean gain over it is more than `z` standard errors above zero after at least
+    `min_rounds` worlds: with several candidates and few worlds the luckiest one would
+    otherwise win, and the bot would play worse than its own policy."""
+
+    def __init__(self, search, top_k=6, z=1.5, min_rounds=8, horizon=None):
+        self.search = search
+        self.rules = search.rules
+        self.gin = self.rules.family == "gin"
+        self.rummy = None if self.gin else RummyGreedy(self.rules)
+        self.top_k = top_k
+        self.z = z
+        self.min_rounds = min_rounds
+        self.horizon = horizon or (400 if self.gin else 30)
+        self.iterations = 0  # worlds, each simulated with every candidate
+        self.simulations = 0
+        self.switched = False
+
+    def policy(self, g, acts):
+        if self.gin:
+            return fast_gin_action(g, self.rules, acts)
+        return self.rummy.action(g, acts)
+
+    def scores(self, g, acts):
+        if self.gin:
+            return greedy_gin_scores(g.hand(g.to_act), g.pile, acts, self.rules)
+        return self.rummy.scores(g, acts)
+
+    def value(self, g):
+        """Each seat's result: the hand's score when it is over, else (rummy) greedy's view
+        of where each seat stands."""
+        if g.hand_over():
+            return g.hand_result().score
+        if self.gin:
+            return [-okr.gin_best(g.hand(s), rules=self.rules)[0] for s in range(g.players)]
+        v = [0] * g.players
+        for m in g.melds:
+            v[m.owner] += sum(self.rummy.credit(c, x) for c, x in zip(m.cards, m.as_))
+        for s in range(g.players):
+            h = [0] * okr.KINDS
+            for c in g.hand(s):
+                h[c] += 1
+            v[s] += self.rummy.hand_worth(g.melds, s, h)
+        return v
+
+    def rollout(self, g, seat):
+        steps = 0
+        while not g.hand_over() and steps < self.horizon:
+            acts = g.legal()
+            g.apply(acts[self.policy(g, acts)])
+            steps += 1
+        sc = self.value(g)
+        others = [x for i, x in enumerate(sc) if i != seat]
+        return sc[seat] - sum(others) / len(others)
+
+    def run(self, view, deadline, known=None, shunned=None):
+        """The index in the legal list of the action to play, and that list."""
+        known = known or {}
+        first = self.search.world(view, known, shunned=shunned)
+        acts = first.legal()
+        seat = view.seat
+        scores = self.scores(first, acts)
+        order = sorted(range(len(acts)), key=lambda i: (-scores[i], i))
+        base = order[0]  # greedy's move
+        # greedy's best few, and the best of every other kind of move: a knock can be
+        # greedy's choice among six knocks, and not knocking is then the question
+        cands = order[:self.top_k]
+        kinds = {acts[i].type for i in cands}
+        for i in order:
+            if acts[i].type not in kinds:
+                kinds.add(acts[i].type)
+                cands.append(i)
+        n = 0
+        diff = {i: [0.0, 0.0] for i in cands[1:]}  # sum, sum of squares of (cand - base)
+        world = first
+        late = False
+        while len(cands) > 1 and not late:
+            g = world.copy()
+            g.apply(acts[base])
+            base_v = self.rollout(g, seat)
+            self.simulations += 1
+            ds = []
+            for i in cands[1:]:
+                # a rummy world with seven candidates can outlast a short clock: a round
+                # cut by the deadline is dropped whole, so every candidate keeps the same worlds
+                if time.monotonic() >= deadline:
+                    late = True
+                    break
+                g = world.copy()
+                g.apply(acts[i])
+                ds.append((i, self.rollout(g, seat) - base_v))
+                self.simulations += 1
+            if late:
+                break
+            for i, d in ds:
+                diff[i][0] += d
+                diff[i][1] += d * d
+            n += 1
+            if time.monotonic() >= deadline:
+                break
+            world = self.search.world(view, known, shunned=shunned)
+        self.iterations = n
+        best, best_t = base, self.z
+        if n >= self.min_rounds:
+            for i in cands[1:]:
+                m = diff[i][0] / n
+                var = max(diff[i][1] / n - m * m, 1e-9) * n / (n - 1)
+                t = m / math.sqrt(var / n)
+                if t > best_t:
+                    best, best_t = i, t
+        self.switched = best != base
+        return best, acts
+
+
+def _remember(cards, c, keep=6):
+    """Keep the last `keep` distinct cards of a seat's shunned list."""
+    if c in cards:
+        cards.remove(c)
+    cards.append(c)
+    del cards[:-keep]
+
+
 def budget_ms(ctx, cap):
     """Thinking time for this decision: most of the free decision time, never the bank, with
     a safety margin for the answer's trip and Python's own pauses."""
@@ -328,6 +819,7 @@ def budget_ms(ctx, cap):
 
 def main(argv):
     seed, cap, c, horizon, bias = 1, None, 0.7, None, 1.0
+    opts = {"shun": True, "tree": False, "z": 1.5, "top_k": 6, "greedy": False}
     args = list(argv)
     while args:
         flag = args.pop(0)
@@ -341,9 +833,19 @@ def main(argv):
             horizon = int(args.pop(0))
         elif flag == "--bias" and args:
             bias = float(args.pop(0))
+        elif flag == "--greedy":
+            opts["greedy"] = True
+        elif flag == "--no-shun":
+            opts["shun"] = False
+        elif flag == "--tree":
+            opts["tree"] = True
+        elif flag == "--z" and args:
+            opts["z"] = float(args.pop(0))
+        elif flag == "--top-k" and args:
+            opts["top_k"] = max(1, int(args.pop(0)))
         else:
-            print("usage: ismcts_bot.py [--seed S] [--ms M] [--c C] [--horizon H] [--bias B]",
-                  file=sys.stderr)
+            print("usage: ismcts_bot.py [--seed S] [--ms M] [--c C] [--horizon H] [--bias B]"
+                  " [--greedy] [--tree] [--z Z] [--top-k K] [--no-shun]", file=sys.stderr)
             return 2
     rng = random.Random(seed)
     state = {"rules": None}
@@ -351,29 +853,67 @@ def main(argv):
     def on_hello(hello, ctx):
         # the whole rule set of the match, from the Hello: the preset and every option
         state["rules"] = okr.rules(hello.rules.preset, **ctx.rules)
+        for k in range(okr.KINDS):  # VALUES, for the policies
+            try:
+                VALUES[k] = okr.card_value(k, rules=state["rules"])
+            except ValueError:  # the Joker, in gin
+                VALUES[k] = 0
 
     def forget(message, ctx):
         state["known"] = {}
+        state["shunned"] = {}
+        state["discarded"] = set()
+        state["top"] = None
 
     def on_events(events, ctx):
         """Gin: remember which cards each opponent took from the pile, until it discards them
-        (public: every seat saw them taken)."""
+        (public: every seat saw them taken), and the last few it discarded or declined (it
+        drew from the stock with that card on the pile)."""
         if state["rules"] is None or state["rules"].family != "gin":
             return
         known = state.setdefault("known", {})
+        shunned = state.setdefault("shunned", {})
         for e in events:
-            if e.seat == ctx.seat or e.card >= okr.JOKER:
+            if e.seat == ctx.seat:
+                if e.type in (okr.DISCARD, okr.KNOCK) and e.card < okr.JOKER:
+                    state["top"] = e.card
+                elif e.type == okr.TAKE:
+                    state["top"] = None
                 continue
-            if e.type == okr.TAKE:
+            if e.type == okr.TAKE and e.card < okr.JOKER:
                 known.setdefault(e.seat, set()).add(e.card)
-            elif e.type in (okr.DISCARD, okr.KNOCK) and e.seat in known:
-                known[e.seat].discard(e.card)
+                state["top"] = None
+            elif e.type in (okr.DISCARD, okr.KNOCK) and e.card < okr.JOKER:
+                if e.seat in known:
+                    known[e.seat].discard(e.card)
+                _remember(shunned.setdefault(e.seat, []), e.card)
+                state.setdefault("discarded", set()).add(e.seat)
+                state["top"] = e.card
+            elif e.type in (okr.DRAW, okr.PASS) and state.get("top") is not None:
+                _remember(shunned.setdefault(e.seat, []), state["top"])
 
     def decide(view, legal, ctx):
         if len(legal) == 1:
             return 0
+        if opts["greedy"]:  # the policy alone, no search: greedy's move
+            g = okr.determinize(view, rng, rules=state["rules"])
+            acts = g.legal()
+            if state["rules"].family == "gin":
+                return greedy_gin_action(g, state["rules"], acts)
+            return RummyGreedy(state["rules"]).action(g, acts)
         deadline = time.monotonic() + budget_ms(ctx, cap) / 1000.0
         search = Search(state["rules"], rng, view.players, c=c, horizon=horizon, bias=bias)
+        search.discarded = state.get("discarded", set())
+        if not opts["tree"]:
+            flat = Flat(search, top_k=opts["top_k"], z=opts["z"], horizon=horizon)
+            best, acts = flat.run(view, deadline, state.get("known"),
+                                  state.get("shunned") if opts["shun"] else None)
+            if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
+                return 0
+            ctx.log("ismcts: %d simulations in %.0f ms, %d worlds, %d actions, %s greedy's move"
+                    % (flat.simulations, ctx.elapsed_ms(), flat.iterations, len(acts),
+                       "left" if flat.switched else "kept"))
+            return best
         root, acts = search.run(view, deadline, state.get("known"))
         if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
             ctx.log("ismcts: %d legal actions in the world, %d from the arena" %
