@@ -67,6 +67,19 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if rows[-1]["type"] == "result" and rows[-1]["completed"] else 1)' \
     "$TMP/broken/records/m6-d0-r0.jsonl"
 
+# ---- in the browser: the Hint button ----
+if [ -x "${OKR_CHROMIUM:-/usr/bin/chromium}" ] && command -v node >/dev/null &&
+    [ -d "$HERE/../view/node_modules/playwright-core" ]; then
+    start_play "$TMP/page.out" --practice --hint-bot "$GREEDY --name $TAG" -o "$TMP/page" \
+        --rules gin --bot @random --seed 7
+    check "page: Hint shows the hint bot's move, one of the buttons" \
+        timeout 60 node "$HERE/hint.mjs" "$url"
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+else
+    echo "note: no chromium, node or playwright-core: the Hint button is not tried"
+fi
+
 # ---- refused without --practice ----
 "$ARENA" play --hint-bot "$GREEDY" --rules gin --bot @random --tty -o "$TMP/no" \
     </dev/null >"$TMP/no.out" 2>&1
