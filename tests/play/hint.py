@@ -2,7 +2,8 @@
 """hint.py URL MODE - hints in `arena play --practice --hint-bot CMD` over HTTP.
 MODE follow: at every decision ask for a hint (POST /hint), check that it names one of the
 legal moves (its index and its notation), that a hint for an old decision id is refused (409)
-and changes nothing, then play the hinted move; the game is played to its end. MODE broken: the
+and changes nothing, then play the hinted move; once, take a move back (POST /undo): the hint at the restored
+decision is the one given there before. The game is played to its end. MODE broken: the
 hint bot cannot answer: every hint must say "the hint bot failed: ..." and the game goes on
 (the human plays the first legal move to the end). Exit 0 when all held."""
 import http.client
@@ -57,6 +58,7 @@ if not s.get("hints"):
     failures.append("the state does not offer hints")
 hints = failed = 0
 old = None
+before = None  # (decision state, hint) of the human's previous decision, for the takeback
 while s is not None:
     did = s["decision"]["id"]
     legal = s["decision"]["legal"]
@@ -86,6 +88,29 @@ while s is not None:
         st, _ = request("POST", "/hint", json.dumps({"id": old}))
         if st != 409:
             failures.append("a hint for an old decision: %s, want 409" % st)
+    if mode == "follow" and hints == 4 and before is not None:
+        # take the last move back: the hint bot, started afresh on the replayed game, gives
+        # the hint it gave there (greedy is deterministic)
+        if request("POST", "/undo", json.dumps({"id": did}))[0] != 200:
+            failures.append("undo refused")
+            break
+        # the seat says Bye (over) while the game restarts: wait for the new Decision
+        for _ in range(400):
+            s = request("GET", "/state")[1]
+            if s.get("decision") and s["decision"]["id"] != did:
+                break
+            time.sleep(0.05)
+        else:
+            failures.append("no Decision after the takeback")
+            break
+        did2 = s["decision"]["id"]
+        request("POST", "/hint", json.dumps({"id": did2}))
+        _, h2 = hint_of(did2)
+        if h2.get("text") != before[1]["text"] or h2.get("index") != before[1]["index"]:
+            failures.append("after a takeback the hint is %s, before it was %s" % (h2, before[1]))
+        h, did, hints = h2, did2, hints + 1
+        index = h2.get("index", 0)
+    before = (s, h)
     old = did
     st, _ = request("POST", "/act", json.dumps({"id": did, "index": index}))
     if st != 200:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # hint.sh BUILD_DIR HELPERS_DIR - `arena play --practice --hint-bot CMD` (docs/play.md).
 # Over HTTP (hint.py): every hint of greedy_bot is one of the legal moves, a stale id gets
-# 409, and a game whose human always plays greedy_bot's hint against greedy_bot is move for
-# move the game `arena match` plays between two greedy_bots (greedy is deterministic: the hint
-# bot was asked exactly the human seat's decisions). A hint bot that exits at once gives "the
+# 409, a takeback gives the same hint again, and a game whose human always plays greedy_bot's
+# hint against greedy_bot is move for move the game `arena match` plays between two
+# greedy_bots (greedy is deterministic: the hint bot was asked exactly the human seat's
+# decisions). A hint bot that exits at once gives "the
 # hint bot failed: RE ..." and the game goes on. In tmux: `hint` prints a listed move. Without
 # --practice, --hint-bot is refused. Skipped (77) only when tmux is not installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
