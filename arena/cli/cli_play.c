@@ -19,7 +19,8 @@ void ar_play_usage(FILE *out)
     fputs("usage: arena play [--rules R] [--rule opt=val]... [--players N] [--human SEAT]\n"
           "                  --bot CMD [--bot CMD]... [--browser | --tty] [--port P]\n"
           "                  [--games G] [--seed S] [--out DIR] [--human-ms MS]\n"
-          "                  [--decision-ms MS] [--hard-ms MS] [sandbox flags]\n"
+          "                  [--practice [--hint-bot CMD]] [--decision-ms MS] [--hard-ms MS]\n"
+          "                  [sandbox flags]\n"
           "\n"
           "Play a game yourself against bots. The bots run jailed as in `arena match`; you are\n"
           "seat SEAT (default 0); the seats you do not take are the --bot commands in order\n"
@@ -201,6 +202,7 @@ typedef struct {
     int bot;
     ar_bpf filter;
     int have_filter;
+    FILE *log; /* its stderr: DIR/logs/hint-bot.log */
 } hinter;
 
 static ar_bot *make_hint_bot(void *ud)
@@ -215,8 +217,13 @@ static ar_bot *make_hint_bot(void *ud)
         }
         h->have_filter = 1;
     }
+    if (!h->log) { /* the match made DIR/logs before the first hint can be asked */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/logs/hint-bot.log", h->cfg.out_dir);
+        h->log = fopen(path, "a");
+    }
     ar_bot *b = ar_match_spare_bot(h->loop, &h->cfg, h->bot, h->have_filter ? &h->filter : NULL,
-                                   NULL, msg, sizeof msg);
+                                   h->log, msg, sizeof msg);
     if (!b)
         fprintf(stderr, "arena play: --hint-bot: %s\n", msg);
     return b;
@@ -492,6 +499,8 @@ int ar_play_main(int argc, char **argv)
     ap_seat_detach(human->seat); /* the hint bot, before its loop goes */
     if (hint.have_filter)
         ar_bpf_free(&hint.filter);
+    if (hint.log)
+        fclose(hint.log);
     ar_loop_free(loop);
 out:
     free(ents);

@@ -54,7 +54,7 @@ check "web: the game has moves" test "$(wc -l <"$TMP/web.actions")" -ge 10
 check "web: following greedy's hints plays greedy's game" cmp "$TMP/web.actions" "$TMP/match.actions"
 
 # ---- a hint bot that exits at once ----
-printf '#!/bin/sh\nexit 3\n' >"$TMP/broken.sh"
+printf '#!/bin/sh\necho broken on purpose >&2\nexit 3\n' >"$TMP/broken.sh"
 chmod +x "$TMP/broken.sh"
 start_play "$TMP/broken.out" --practice --hint-bot "$TMP/broken.sh --name $TAG" \
     -o "$TMP/broken" --rules gin --rule max_hands=1 --bot @random --seed 6
@@ -62,6 +62,7 @@ check "broken: each hint says the hint bot failed, and the game goes on" \
     timeout 120 python3 "$HERE/hint.py" "$url" broken
 end_play
 check "broken: arena play exits 0" test $? -eq 0
+check "broken: the hint bot's stderr is in logs/hint-bot.log" grep -q 'broken on purpose' "$TMP/broken/logs/hint-bot.log"
 check "broken: the game was played to its end" python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
