@@ -4,6 +4,7 @@
  * opens in `arena replay --html` like every other. */
 #include "cli.h"
 #include "cli_bots.h"
+#include "jail/seccomp.h"
 #include "play/play.h"
 #include "web/web.h"
 
@@ -18,7 +19,8 @@ void ar_play_usage(FILE *out)
     fputs("usage: arena play [--rules R] [--rule opt=val]... [--players N] [--human SEAT]\n"
           "                  --bot CMD [--bot CMD]... [--browser | --tty] [--port P]\n"
           "                  [--games G] [--seed S] [--out DIR] [--human-ms MS]\n"
-          "                  [--decision-ms MS] [--hard-ms MS] [sandbox flags]\n"
+          "                  [--practice [--hint-bot CMD]] [--decision-ms MS] [--hard-ms MS]\n"
+          "                  [sandbox flags]\n"
           "\n"
           "Play a game yourself against bots. The bots run jailed as in `arena match`; you are\n"
           "seat SEAT (default 0); the seats you do not take are the --bot commands in order\n"
@@ -34,6 +36,8 @@ void ar_play_usage(FILE *out)
           "                game with a TLE, as a bot would)\n"
           "  --practice    a practice game: 'undo' takes back your last move (and the bots'\n"
           "                replies); the record says it is a practice game\n"
+          "  --hint-bot CMD  with --practice: 'hint' asks this bot (jailed as the others, told\n"
+          "                only what your seat is told) for its move in your position\n"
           "  --decision-ms, --hard-ms  the bots' clocks (as in `arena match`)\n",
           out);
     ar_sb_usage(out);
@@ -46,6 +50,7 @@ typedef struct {
     uint64_t seed;
     const char *out_dir;
     ar_cli_bots bots;
+    ar_cli_bots hint; /* --hint-bot: at most one */
     ar_clocks clocks;
     uint32_t human_ms;
     ar_sb_args sb;
@@ -189,6 +194,41 @@ static int on_undo(ap_seat *s, void *ud)
     return 0;
 }
 
+/* The hint bot: entrant `bot` of a copy of the match's configuration whose entrants include it,
+ * so that the jail shows it only its own files, as ar_match_view shows each bot. */
+typedef struct {
+    ar_loop *loop;
+    ar_match_config cfg;
+    int bot;
+    ar_bpf filter;
+    int have_filter;
+    FILE *log; /* its stderr: DIR/logs/hint-bot.log */
+} hinter;
+
+static ar_bot *make_hint_bot(void *ud)
+{
+    hinter *h = ud;
+    char msg[600];
+    if (h->cfg.sandbox.mode != AR_SB_OFF && !h->have_filter) {
+        if (ar_seccomp_build(ar_match_profile(&h->cfg.bots[h->bot]), &h->filter, msg, sizeof msg) <
+            0) {
+            fprintf(stderr, "arena play: --hint-bot: seccomp: %s\n", msg);
+            return NULL;
+        }
+        h->have_filter = 1;
+    }
+    if (!h->log) { /* the match made DIR/logs before the first hint can be asked */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/logs/hint-bot.log", h->cfg.out_dir);
+        h->log = fopen(path, "a");
+    }
+    ar_bot *b = ar_match_spare_bot(h->loop, &h->cfg, h->bot, h->have_filter ? &h->filter : NULL,
+                                   h->log, msg, sizeof msg);
+    if (!b)
+        fprintf(stderr, "arena play: --hint-bot: %s\n", msg);
+    return b;
+}
+
 static void practice_clear(practice *p, long long keep)
 {
     for (long long i = keep; i < p->n; i++)
@@ -219,6 +259,12 @@ static int parse_args(int argc, char **argv, play_opts *o)
         } else if ((r = ar_flag(argc, argv, &i, "--bot", &v)) != 0) {
             if (r < 0 || ar_cli_bots_add(&o->bots, "--bot", v) < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--hint-bot", &v)) != 0) {
+            if (r < 0 || o->hint.n > 0 || ar_cli_bots_add(&o->hint, "--hint-bot", v) < 0) {
+                if (r >= 0 && o->hint.n > 1)
+                    fprintf(stderr, "arena play: one --hint-bot\n");
+                return AR_EXIT_USAGE;
+            }
         } else if ((r = ar_flag(argc, argv, &i, "--name", &v)) != 0) {
             if (r < 0 || ar_cli_bots_name(&o->bots, v) < 0)
                 return AR_EXIT_USAGE;
@@ -280,6 +326,16 @@ static int parse_args(int argc, char **argv, play_opts *o)
         fprintf(stderr, "arena play: --practice plays one game (a takeback replays that game)\n");
         return AR_EXIT_USAGE;
     }
+    if (o->hint.n && !o->practice) {
+        fprintf(stderr, "arena play: --hint-bot is for practice games: add --practice (a rated "
+                        "game takes no advice)\n");
+        return AR_EXIT_USAGE;
+    }
+    if (o->hint.n && o->hint.b[0].builtin) {
+        fprintf(stderr, "arena play: --hint-bot takes a program (build/bots/greedy_bot), not a "
+                        "built-in policy\n");
+        return AR_EXIT_USAGE;
+    }
     if (o->human >= o->players) {
         fprintf(stderr, "arena play: --human %d: the seats are 0 to %d\n", o->human,
                 o->players - 1);
@@ -314,19 +370,31 @@ int ar_play_main(int argc, char **argv)
     }
     if (rc == AR_EXIT_OK)
         rc = ar_cli_bots_finish(&o.bots);
+    if (rc == AR_EXIT_OK && o.hint.n)
+        rc = ar_cli_bots_finish(&o.hint);
     /* the page's socket first: the sandbox may move the arena into an empty network namespace */
     if (rc == AR_EXIT_OK &&
         !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms, o.clocks.startup_ms)))
         rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
-    if (rc == AR_EXIT_OK)
-        rc = ar_sb_setup(&o.sb, 1, o.bots.e, o.bots.n, &sandbox);
+    if (rc == AR_EXIT_OK) {
+        /* the hint bot is set up with the others (its --profile, the jail's check of it) */
+        ar_entrant *all = ar_xcalloc((size_t)o.bots.n + 1, sizeof *all);
+        memcpy(all, o.bots.e, (size_t)o.bots.n * sizeof *all);
+        if (o.hint.n)
+            all[o.bots.n] = o.hint.e[0];
+        rc = ar_sb_setup(&o.sb, 1, all, o.bots.n + o.hint.n, &sandbox);
+        memcpy(o.bots.e, all, (size_t)o.bots.n * sizeof *all);
+        if (o.hint.n)
+            o.hint.e[0] = all[o.bots.n];
+        free(all);
+    }
     if (rc != AR_EXIT_OK)
         goto out;
 
     /* entrants: the bots, then the human; slot k is seat k in the first game */
     int n = o.bots.n;
-    ents = ar_xcalloc((size_t)n + 1, sizeof *ents);
+    ents = ar_xcalloc((size_t)n + 2, sizeof *ents);
     memcpy(ents, o.bots.e, (size_t)n * sizeof *ents);
     ents[n] = ar_cli_human_entrant(human);
     int slot_bot[OKR_MAX_PLAYERS];
@@ -366,6 +434,8 @@ int ar_play_main(int argc, char **argv)
     practice pr = {.human = o.human, .undo_to = -1};
     char **forced = NULL;
     ar_loop *loop = NULL;
+    hinter hint;
+    memset(&hint, 0, sizeof hint);
     if (o.practice) {
         if (!(loop = ar_loop_new())) {
             fprintf(stderr, "arena play: cannot create the event loop\n");
@@ -377,6 +447,14 @@ int ar_play_main(int argc, char **argv)
         cfg.on_action = on_action;
         cfg.action_ud = &pr;
         ap_seat_set_practice(human->seat, on_undo, &pr);
+        if (o.hint.n) {
+            ents[n + 1] = o.hint.e[0];
+            hint.loop = loop;
+            hint.cfg = cfg;
+            hint.cfg.nbots = n + 2;
+            hint.bot = n + 1;
+            ap_seat_set_hint(human->seat, loop, make_hint_bot, &hint);
+        }
     }
     ar_match *m;
     int mrc;
@@ -418,12 +496,18 @@ int ar_play_main(int argc, char **argv)
     practice_clear(&pr, 0);
     free(pr.text);
     free(pr.seat);
+    ap_seat_detach(human->seat); /* the hint bot, before its loop goes */
+    if (hint.have_filter)
+        ar_bpf_free(&hint.filter);
+    if (hint.log)
+        fclose(hint.log);
     ar_loop_free(loop);
 out:
     free(ents);
     ar_cli_human_free(human);
     ar_sb_args_free(&o.sb);
     ar_cli_bots_free(&o.bots);
+    ar_cli_bots_free(&o.hint);
     ar_rules_args_free(&o.rules);
     return rc;
 }

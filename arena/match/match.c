@@ -481,6 +481,69 @@ int ar_match_traced(const char *sel, int k, const char *name)
     return end != sel && *end == '\0' && v == k;
 }
 
+/* A connection (not started) for entrant `bot` of cfg, as a match starts it: its program in
+ * the jail, its seccomp profile (filter, NULL without a jail), its view (ar_match_view: its
+ * own files, never another entrant's), cfg's clocks and limits. NULL with a message in msg
+ * when its view would show what must stay hidden. */
+static ar_bot *jailed_bot(ar_loop *loop, const ar_match_config *cfg, int bot, const ar_bpf *filter,
+                          char **sdk_env, FILE *log, const char *trace_name, char *msg, size_t cap)
+{
+    const ar_sandbox_cfg *sb = &cfg->sandbox;
+    const ar_entrant *e = &cfg->bots[bot];
+    char prog[PATH_MAX];
+    const char *path =
+        sb->mode != AR_SB_OFF ? ar_match_jail_program(e, prog, sizeof prog) : e->path;
+    const char *profile = ar_match_profile(e);
+    int interpreted = strcmp(profile, "interpreted") == 0;
+    char **binds = ar_match_view(cfg, bot, msg, cap, NULL);
+    if (!binds)
+        return NULL;
+    char **own = ar_match_own(cfg, bot);
+    ar_bot_config bc = {
+        .name = e->name,
+        .path = path,
+        .argv = e->argv,
+        .clocks = cfg->clocks,
+        .max_pending = cfg->max_pending,
+        .eof_ms = cfg->eof_ms,
+        .log = log,
+        .log_cap = cfg->log_cap,
+        .stdout_cap = cfg->stdout_cap,
+        .sb_mode = sb->mode,
+        .userns = sb->userns,
+        .filter = filter,
+        .profile = profile,
+        .memory_mb = e->memory_mb ? e->memory_mb : sb->memory_mb,
+        .pids_max = sb->pids      ? sb->pids
+                    : interpreted ? 64
+                                  : 8,
+        .cpu_s = sb->cpu_s,
+        .binds = binds,
+        .env_extra = sdk_env,
+        .cwd = e->cwd,
+        .own = own,
+    };
+    if (trace_name) {
+        bc.trace = cfg->trace;
+        bc.trace_name = trace_name;
+    }
+    if (e->startup_ms)
+        bc.clocks.startup_ms = e->startup_ms;
+    ar_bot *b = ar_bot_new(loop, &bc);
+    ar_spawn_argv_free(binds);
+    ar_spawn_argv_free(own);
+    return b;
+}
+
+ar_bot *ar_match_spare_bot(ar_loop *loop, const ar_match_config *cfg, int bot, const ar_bpf *filter,
+                           FILE *log, char *msg, size_t cap)
+{
+    char **sdk_env = cfg->sandbox.mode != AR_SB_OFF ? ar_spawn_jail_sdk_env() : NULL;
+    ar_bot *b = jailed_bot(loop, cfg, bot, filter, sdk_env, log, NULL, msg, cap);
+    ar_spawn_argv_free(sdk_env);
+    return b;
+}
+
 static int make_bots(ar_match *m)
 {
     const ar_sandbox_cfg *sb = &m->cfg.sandbox;
@@ -502,59 +565,24 @@ static int make_bots(ar_match *m)
             m->slots[k].b = ar_bot_new(m->loop, &hc);
             continue;
         }
-        char prog[PATH_MAX];
-        const char *path =
-            sb->mode != AR_SB_OFF ? ar_match_jail_program(e, prog, sizeof prog) : e->path;
-        const char *profile = ar_match_profile(e);
         const ar_bpf *filter = NULL;
-        if (sb->mode != AR_SB_OFF && !(filter = profile_filter(m, profile))) {
+        if (sb->mode != AR_SB_OFF && !(filter = profile_filter(m, ar_match_profile(e)))) {
             rc = -EINVAL;
             break;
         }
-        int interpreted = strcmp(profile, "interpreted") == 0;
+        char tname[160];
+        int traced = m->cfg.trace && ar_match_traced(m->cfg.trace_sel, k, e->name);
+        if (traced)
+            snprintf(tname, sizeof tname, "%s(%d)", e->name, k);
         char msg[2 * PATH_MAX + 600];
-        char **binds = ar_match_view(&m->cfg, m->slots[k].bot, msg, sizeof msg, NULL);
-        if (!binds) {
+        m->slots[k].b = jailed_bot(m->loop, &m->cfg, m->slots[k].bot, filter, sdk_env,
+                                   m->slots[k].log ? m->slots[k].log : m->cfg.log_stream,
+                                   traced ? tname : NULL, msg, sizeof msg);
+        if (!m->slots[k].b) {
             fprintf(stderr, "arena: bot %s: %s\n", e->name, msg);
             rc = -EPERM;
             break;
         }
-        char **own = ar_match_own(&m->cfg, m->slots[k].bot);
-        ar_bot_config bc = {
-            .name = e->name,
-            .path = path,
-            .argv = e->argv,
-            .clocks = m->cfg.clocks,
-            .max_pending = m->cfg.max_pending,
-            .eof_ms = m->cfg.eof_ms,
-            .log = m->slots[k].log ? m->slots[k].log : m->cfg.log_stream,
-            .log_cap = m->cfg.log_cap,
-            .stdout_cap = m->cfg.stdout_cap,
-            .sb_mode = sb->mode,
-            .userns = sb->userns,
-            .filter = filter,
-            .profile = profile,
-            .memory_mb = e->memory_mb ? e->memory_mb : sb->memory_mb,
-            .pids_max = sb->pids      ? sb->pids
-                        : interpreted ? 64
-                                      : 8,
-            .cpu_s = sb->cpu_s,
-            .binds = binds,
-            .env_extra = sdk_env,
-            .cwd = e->cwd,
-            .own = own,
-        };
-        char tname[160];
-        if (m->cfg.trace && ar_match_traced(m->cfg.trace_sel, k, e->name)) {
-            snprintf(tname, sizeof tname, "%s(%d)", e->name, k);
-            bc.trace = m->cfg.trace;
-            bc.trace_name = tname;
-        }
-        if (e->startup_ms)
-            bc.clocks.startup_ms = e->startup_ms;
-        m->slots[k].b = ar_bot_new(m->loop, &bc);
-        ar_spawn_argv_free(binds);
-        ar_spawn_argv_free(own);
     }
     ar_spawn_argv_free(sdk_env);
     return rc;

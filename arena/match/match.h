@@ -167,6 +167,15 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
  * declared files): what the other entrants may not see. Never NULL. */
 char **ar_match_own(const ar_match_config *cfg, int bot);
 
+/* A connection (ar_bot_new, not started) for entrant `bot` of cfg outside the match's seats
+ * (arena play's hint bot), jailed exactly as the match jails its bots: cfg's sandbox, the
+ * seccomp program filter (built for ar_match_profile of the entrant; NULL without a jail), its
+ * view (ar_match_view: its own files only), cfg's clocks; its stderr goes to log (may be
+ * NULL). NULL with a message in msg when its view would show what must stay hidden. */
+struct ar_bpf;
+ar_bot *ar_match_spare_bot(ar_loop *loop, const ar_match_config *cfg, int bot,
+                           const struct ar_bpf *filter, FILE *log, char *msg, size_t cap);
+
 /* The seccomp profile entrant e runs under: its own, else ar_seccomp_auto of its program. */
 const char *ar_match_profile(const ar_entrant *e);
 

@@ -212,6 +212,41 @@ static void undo(struct evhttp_request *req, void *ud)
         aw_reply_json(req, 200, json_pack("{s:b}", "ok", 1));
 }
 
+/* POST /hint {"id": "<decision id>"}: practice with --hint-bot only; the id rules of /act. The
+ * answer comes in the state ("hint"). */
+static void hint(struct evhttp_request *req, void *ud)
+{
+    ap_browser *b = ud;
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+        aw_reply_error(req, 405, "POST only");
+        return;
+    }
+    char err[200];
+    json_t *o = aw_request_json(req, err, sizeof err);
+    if (!o) {
+        aw_reply_error(req, 400, err);
+        return;
+    }
+    uint64_t id;
+    if (body_id(o, &id) < 0) {
+        json_decref(o);
+        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
+        return;
+    }
+    json_decref(o);
+    int rc = ap_seat_hint(b->seat, id);
+    if (rc == AP_NOT_PRACTICE)
+        aw_reply_error(req, 403, "hints only in a practice game (arena play --practice)");
+    else if (rc == AP_NO_HINT)
+        aw_reply_error(req, 403, "no hint bot: start arena play with --hint-bot CMD");
+    else if (rc == AP_STALE)
+        aw_reply_error(req, 409, "that decision is not the one waiting: nothing was changed");
+    else if (rc == AP_GONE)
+        aw_reply_error(req, 409, "the game is over for this seat");
+    else
+        aw_reply_json(req, 200, json_pack("{s:b}", "ok", 1));
+}
+
 static void quit(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
@@ -254,6 +289,7 @@ static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port,
     aw_server_route(b->srv, "/act", act, b);
     aw_server_route(b->srv, "/quit", quit, b);
     aw_server_route(b->srv, "/undo", undo, b);
+    aw_server_route(b->srv, "/hint", hint, b);
     ap_seat_on_change(seat, on_seat_change, b);
     return b;
 }

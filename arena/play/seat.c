@@ -2,7 +2,9 @@
  * the seat was told, and the Choice made from the human's pick. */
 #include "seat.h"
 
+#include "codec.h"
 #include "frame.h"
+#include "match/bot.h"
 #include "okr/okr.h"
 #include "util/util.h"
 
@@ -43,6 +45,18 @@ struct ap_seat {
     void *on_base_ud;
     ap_seat_undo_cb undo;
     void *undo_ud;
+    /* the hint bot (ap_seat_set_hint) */
+    ar_loop *hloop;
+    ap_hint_make_cb hmake;
+    void *hmake_ud;
+    ar_bot *hb;
+    Okrpb__ToBot **hlog; /* Hello, then what the seat was told in this game */
+    size_t hn, hcap, hsent;
+    struct event *htimer;
+    uint64_t hask;    /* the human's Decision a hint is wanted for, 0: none */
+    uint64_t hbot_id; /* the id the hint bot was asked under, 0: not asked yet */
+    uint64_t hnext;
+    json_t *hint; /* {"id", "text", "note"} or {"id", "error"}, or NULL */
 };
 
 static const char *const PHASES[] = {"",           "upcard", "gin upcard", "draw",     "claim",
@@ -122,8 +136,13 @@ static void send_msg(ap_seat *s, const Okrpb__FromBot *m)
     okrpb_buf_free(&b);
 }
 
+static void hint_feed(ap_seat *s, const Okrpb__ToBot *m);
+static void hint_stop(ap_seat *s);
+static void hint_clear_log(ap_seat *s);
+
 static void handle(ap_seat *s, Okrpb__ToBot *m)
 {
+    hint_feed(s, m);
     switch (m->msg_case) {
     case OKRPB__TO_BOT__MSG_HELLO: {
         s->players = (int)m->hello->players;
@@ -313,6 +332,10 @@ void ap_seat_free(ap_seat *s)
     json_decref(s->hand_end);
     json_decref(s->game_end);
     json_decref(s->refused);
+    hint_stop(s);
+    hint_clear_log(s);
+    free(s->hlog);
+    json_decref(s->hint);
     free(s->name);
     free(s);
 }
@@ -458,9 +481,224 @@ int ap_seat_find(const ap_seat *s, const char *text)
     return -1;
 }
 
+/* ---- Hints (practice) ----------------------------------------------------------------------- */
+
+static void hint_stop(ap_seat *s)
+{
+    if (s->htimer) {
+        event_free(s->htimer);
+        s->htimer = NULL;
+    }
+    ar_bot_free(s->hb); /* kills its process group */
+    s->hb = NULL;
+    s->hsent = 0;
+}
+
+static void hint_clear_log(ap_seat *s)
+{
+    for (size_t i = 0; i < s->hn; i++)
+        okrpb__to_bot__free_unpacked(s->hlog[i], NULL);
+    s->hn = s->hsent = 0;
+}
+
+static void hint_answer(ap_seat *s, json_t *o)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%llu", (unsigned long long)s->hask);
+    json_object_set_new(o, "id", json_string(id));
+    json_decref(s->hint);
+    s->hint = o;
+    s->hask = s->hbot_id = 0;
+    changed(s);
+}
+
+static void hint_failed(ap_seat *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void hint_failed(ap_seat *s, const char *fmt, ...)
+{
+    char raw[600], clean[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    ar_sanitize(raw, strlen(raw), clean, sizeof clean);
+    char msg[640];
+    snprintf(msg, sizeof msg, "the hint bot failed: %s", clean);
+    hint_answer(s, json_pack("{s:s}", "error", msg));
+}
+
+/* Its Choice, checked against the human's legal list: an index in range, or an action equal
+ * to one of the legal ones. */
+static void hint_choice(ap_seat *s, Okrpb__FromBot *fb)
+{
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    const Okrpb__Choice *c = fb->choice;
+    long idx = -1;
+    if (!d || d->id != s->hask)
+        return; /* the human moved meanwhile */
+    if (c->pick_case == OKRPB__CHOICE__PICK_INDEX) {
+        if (c->index < d->n_legal)
+            idx = (long)c->index;
+    } else if (c->pick_case == OKRPB__CHOICE__PICK_ACTION && c->action) {
+        okr_action want, have;
+        okr_refusal why;
+        memset(&want, 0, sizeof want);
+        if (okrpb_action_to(c->action, &want, &why) == OKR_OK)
+            for (size_t i = 0; i < d->n_legal && idx < 0; i++) {
+                memset(&have, 0, sizeof have);
+                if (okrpb_action_to(d->legal[i], &have, &why) == OKR_OK &&
+                    memcmp(&have, &want, sizeof have) == 0)
+                    idx = (long)i;
+            }
+    }
+    if (idx < 0) {
+        hint_failed(s, "PE: its answer is not one of your %zu legal moves", d->n_legal);
+        return;
+    }
+    char text[256], note[300] = "";
+    const char *t = d->legal[idx]->text ? d->legal[idx]->text : "";
+    ar_sanitize(t, strlen(t), text, sizeof text);
+    if (c->note && c->note[0])
+        ar_sanitize(c->note, strlen(c->note), note, sizeof note);
+    hint_answer(s, json_pack("{s:i,s:s,s:s}", "index", (int)idx, "text", text, "note", note));
+}
+
+/* Move the hint bot along: start it, tell it the game so far, ask it, read its answer. Run
+ * from a timer while it lives (the ar_bot has no callbacks: the match polls it too). */
+static void hint_pump(ap_seat *s)
+{
+    if (!s->hmake)
+        return;
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (s->hask && (!d || d->id != s->hask)) {
+        s->hask = s->hbot_id = 0; /* answered or taken back before the hint came */
+        if (s->hb && (s->hb->state == AR_BOT_THINKING || s->hb->state == AR_BOT_CHOSE))
+            ar_bot_cancel(s->hb);
+    }
+    if (!s->hb) {
+        if (!s->hask || s->hn == 0)
+            return;
+        if (!(s->hb = s->hmake(s->hmake_ud))) {
+            hint_failed(s, "it could not be set up");
+            return;
+        }
+        s->hsent = 1;
+        ar_bot_start(s->hb, s->hlog[0]);
+    }
+    ar_bot *b = s->hb;
+    if (b->state == AR_BOT_FAILED) {
+        if (s->hask)
+            hint_failed(s, "%s%s%s: %s", ar_verdict_name(b->verdict.kind),
+                        b->verdict.clock[0] ? " " : "", b->verdict.clock, b->verdict.detail);
+        ar_bot_free(b); /* started again, and told the game so far, at the next hint */
+        s->hb = NULL;
+        return;
+    }
+    if (b->state == AR_BOT_CHOSE) {
+        Okrpb__FromBot *fb = ar_bot_take_choice(b);
+        if (s->hask && s->hbot_id)
+            hint_choice(s, fb);
+        okrpb__from_bot__free_unpacked(fb, NULL);
+    }
+    if (b->state != AR_BOT_READY)
+        return;
+    while (s->hsent < s->hn && b->state == AR_BOT_READY)
+        ar_bot_send(b, s->hlog[s->hsent++]);
+    if (s->hask && !s->hbot_id && b->state == AR_BOT_READY && d) {
+        Okrpb__Decision q = *d;
+        q.id = s->hbot_id = (1ull << 62) + ++s->hnext; /* fresh: never one of the match's */
+        Okrpb__ToBot tb = *s->decision_msg;
+        tb.decision = &q;
+        ar_bot_decide(b, &tb, q.id, b->clocks.bank_ms);
+    }
+}
+
+static void hint_tick(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd;
+    (void)what;
+    hint_pump(ud);
+}
+
+static void hint_timer(ap_seat *s)
+{
+    if (s->htimer || !s->hloop)
+        return;
+    s->htimer = event_new(ar_loop_base(s->hloop), -1, EV_PERSIST, hint_tick, s);
+    struct timeval tv = {0, 20000};
+    event_add(s->htimer, &tv);
+}
+
+/* Keep a copy of what the seat is told for the hint bot (the Hello starts a new log: a
+ * takeback replays the game from its start). */
+static void hint_feed(ap_seat *s, const Okrpb__ToBot *m)
+{
+    if (!s->hmake)
+        return;
+    switch (m->msg_case) {
+    case OKRPB__TO_BOT__MSG_HELLO:
+        hint_stop(s);
+        hint_clear_log(s);
+        break;
+    case OKRPB__TO_BOT__MSG_GAME_START:
+    case OKRPB__TO_BOT__MSG_EVENTS:
+    case OKRPB__TO_BOT__MSG_HAND_END:
+    case OKRPB__TO_BOT__MSG_GAME_END:
+        if (s->hn == 0)
+            return;
+        break;
+    default:
+        return;
+    }
+    size_t len = okrpb__to_bot__get_packed_size(m);
+    uint8_t *buf = ar_xmalloc(len ? len : 1);
+    okrpb__to_bot__pack(m, buf);
+    Okrpb__ToBot *copy = okrpb__to_bot__unpack(NULL, len, buf);
+    free(buf);
+    if (!copy)
+        return;
+    if (s->hn == s->hcap) {
+        s->hcap = s->hcap ? 2 * s->hcap : 64;
+        s->hlog = ar_xrealloc(s->hlog, s->hcap * sizeof *s->hlog);
+    }
+    s->hlog[s->hn++] = copy;
+    hint_timer(s);
+}
+
+void ap_seat_set_hint(ap_seat *s, ar_loop *loop, ap_hint_make_cb make, void *ud)
+{
+    s->hloop = loop;
+    s->hmake = make;
+    s->hmake_ud = ud;
+}
+
+int ap_seat_hint(ap_seat *s, uint64_t id)
+{
+    if (!s->undo)
+        return AP_NOT_PRACTICE;
+    if (!s->hmake)
+        return AP_NO_HINT;
+    if (s->wr_fd < 0)
+        return AP_GONE;
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d || d->id != id)
+        return AP_STALE;
+    if (s->hask == id)
+        return AP_OK; /* already asked */
+    s->hask = id;
+    s->hbot_id = 0;
+    json_decref(s->hint);
+    s->hint = NULL;
+    hint_timer(s);
+    hint_pump(s);
+    changed(s);
+    return AP_OK;
+}
+
 void ap_seat_detach(ap_seat *s)
 {
     s->decision_msg = NULL;
+    s->hask = s->hbot_id = 0;
+    hint_stop(s);
     close_ends(s);
 }
 
@@ -503,6 +741,8 @@ json_t *ap_seat_json(const ap_seat *s)
                   s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
                   names, "events", s->events, "told", (json_int_t)s->told);
     json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
+    json_object_set_new(o, "hints", json_boolean(s->undo != NULL && s->hmake != NULL));
+    json_object_set_new(o, "hint", json_null());
     const Okrpb__Decision *d = ap_seat_decision(s);
     if (d) {
         json_t *legal = json_array();
@@ -521,6 +761,10 @@ json_t *ap_seat_json(const ap_seat *s)
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
         json_object_set_new(o, "decision", json_pack("{s:s,s:o}", "id", id, "legal", legal));
+        if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0)
+            json_object_set(o, "hint", s->hint);
+        else if (s->hask == d->id)
+            json_object_set_new(o, "hint", json_pack("{s:s,s:b}", "id", id, "pending", 1));
     } else
         json_object_set_new(o, "decision", json_null());
     if (s->last_view && s->last_view->decision->view)
@@ -673,6 +917,18 @@ char *ap_seat_text(const ap_seat *s, int colour)
             if (!first)
                 put(&b, "\n");
         }
+        char id[24];
+        snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
+        if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0) {
+            const char *err = json_string_value(json_object_get(s->hint, "error"));
+            const char *note = json_string_value(json_object_get(s->hint, "note"));
+            if (err)
+                put(&b, "hint: %s\n", err);
+            else
+                put(&b, "hint: %s%s%s\n", json_string_value(json_object_get(s->hint, "text")),
+                    note && note[0] ? " -- " : "", note ? note : "");
+        } else if (s->hask == d->id)
+            put(&b, "hint: (the hint bot is thinking)\n");
     } else if (!s->over)
         put(&b, "(waiting for the others)\n");
     return b.p;

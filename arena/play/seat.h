@@ -54,6 +54,21 @@ enum { AP_NOTHING = -4, AP_NOT_PRACTICE = -5 };
  * human's previous decision), AP_STALE, AP_GONE, AP_NOTHING (no move to take back),
  * AP_NOT_PRACTICE. */
 int ap_seat_undo(ap_seat *s, uint64_t id);
+/* Practice hints (arena play --hint-bot): make returns a fresh, unstarted connection to the
+ * hint bot on loop (jailed as the match's bots, match.h ar_match_spare_bot), or NULL. The seat
+ * starts it with the Hello it received and feeds it what the seat is told (GameStart, Events,
+ * HandEnd, GameEnd: nothing else, RULES 8.3); a bot that failed is started again at the next
+ * hint and told the game so far. */
+struct ar_bot;
+struct ar_loop;
+typedef struct ar_bot *(*ap_hint_make_cb)(void *ud);
+void ap_seat_set_hint(ap_seat *s, struct ar_loop *loop, ap_hint_make_cb make, void *ud);
+enum { AP_NO_HINT = -6 };
+/* Ask the hint bot for its move in Decision id (the human's own View and legal list, a fresh
+ * decision id): AP_OK (the answer, or why there is none, appears in the state as "hint"),
+ * AP_STALE, AP_GONE, AP_NOT_PRACTICE, AP_NO_HINT (no --hint-bot). */
+int ap_seat_hint(ap_seat *s, uint64_t id);
+
 /* Index of the legal action whose notation is text (case and spaces ignored), or -1. */
 int ap_seat_find(const ap_seat *s, const char *text);
 /* Take the seat's ends off the loop and close them, telling nobody: before the match's loop

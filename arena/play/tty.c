@@ -66,6 +66,7 @@ static void command(ap_tty *t, char *cmd)
                    ? "type the number of a move from the list, or the move itself in the notation "
                      "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
                      "'table' draws the table again; 'undo' takes back your last move (practice); "
+                     "'hint' asks the hint bot (--hint-bot) for its move; "
                      "'quit' leaves the game"
                    : "type the number of a move from the list, or the move itself in the notation "
                      "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
@@ -93,6 +94,14 @@ static void command(ap_tty *t, char *cmd)
                   t->out);
             fflush(t->out);
         }
+        return;
+    }
+    if (strcmp(cmd, "hint") == 0) {
+        int rc = ap_seat_hint(t->seat, d->id);
+        if (rc == AP_NOT_PRACTICE)
+            say(t, "hint: only in a practice game (arena play --practice --hint-bot CMD)");
+        else if (rc == AP_NO_HINT)
+            say(t, "hint: no hint bot (arena play --practice --hint-bot CMD)");
         return;
     }
     char *end;

@@ -107,6 +107,8 @@ while not st["over"]:
         expect("negative index", request("POST", "/act", json.dumps({"id": d["id"], "index": -1}))[0], {400})
         expect("another decision", request("POST", "/act", json.dumps({"id": str(int(d["id"]) + 1), "index": 0}))[0], {409})
         expect("deep JSON", request("POST", "/act", "[" * 1000)[0], {400})
+        expect("hint outside practice", request("POST", "/hint", json.dumps({"id": d["id"]}))[0], {403})
+        expect("hint without an id", request("POST", "/hint", "{}")[0], {400})
         expect("huge body", request("POST", "/act", "{" + " " * 100000 + "}")[0], {400, 413})
         expect("PUT", request("PUT", "/act", "{}")[0], {405})
         expect("path traversal", request("GET", "/../../etc/passwd")[0], {404})
