@@ -178,27 +178,33 @@ static void act(struct evhttp_request *req, void *ud)
         aw_reply_json(req, 200, json_pack("{s:b}", "ok", 1));
 }
 
-/* POST /undo {"id": "<decision id>"}: practice only; the id rules of /act */
-static void undo(struct evhttp_request *req, void *ud)
+/* A POST whose body is {"id": "<decision id>"}: the id, or -1 after answering the error */
+static int post_id(struct evhttp_request *req, uint64_t *id)
 {
-    ap_browser *b = ud;
     if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
         aw_reply_error(req, 405, "POST only");
-        return;
+        return -1;
     }
     char err[200];
     json_t *o = aw_request_json(req, err, sizeof err);
     if (!o) {
         aw_reply_error(req, 400, err);
-        return;
+        return -1;
     }
-    uint64_t id;
-    if (body_id(o, &id) < 0) {
-        json_decref(o);
-        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
-        return;
-    }
+    int rc = body_id(o, id);
     json_decref(o);
+    if (rc < 0)
+        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
+    return rc < 0 ? -1 : 0;
+}
+
+/* POST /undo {"id": "<decision id>"}: practice only; the id rules of /act */
+static void undo(struct evhttp_request *req, void *ud)
+{
+    ap_browser *b = ud;
+    uint64_t id;
+    if (post_id(req, &id) < 0)
+        return;
     int rc = ap_seat_undo(b->seat, id);
     if (rc == AP_NOT_PRACTICE)
         aw_reply_error(req, 403, "takebacks only in a practice game (arena play --practice)");
@@ -217,23 +223,9 @@ static void undo(struct evhttp_request *req, void *ud)
 static void hint(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
-    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
-        aw_reply_error(req, 405, "POST only");
-        return;
-    }
-    char err[200];
-    json_t *o = aw_request_json(req, err, sizeof err);
-    if (!o) {
-        aw_reply_error(req, 400, err);
-        return;
-    }
     uint64_t id;
-    if (body_id(o, &id) < 0) {
-        json_decref(o);
-        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\"}");
+    if (post_id(req, &id) < 0)
         return;
-    }
-    json_decref(o);
     int rc = ap_seat_hint(b->seat, id);
     if (rc == AP_NOT_PRACTICE)
         aw_reply_error(req, 403, "hints only in a practice game (arena play --practice)");
