@@ -52,6 +52,8 @@ int ar_flag(int argc, char **argv, int *i, const char *name, const char **value)
 /* Strict decimal parse of an integer in [min, max]; prints "arena: FLAG: ..." and returns
  * -1 on error. */
 int ar_parse_long(const char *flag, const char *s, long long min, long long max, long long *out);
+/* A time flag in milliseconds, 1 ms to a day; -1 after printing the problem. */
+int ar_parse_ms(const char *flag, const char *v, uint32_t *out);
 int ar_parse_u64(const char *flag, const char *s, uint64_t *out);
 
 /* ---- Rules ----------------------------------------------------------------------------- */

@@ -105,15 +105,6 @@ typedef struct match_opts {
     uint32_t human_ms;
 } match_opts;
 
-static int parse_ms(const char *flag, const char *v, uint32_t *out)
-{
-    long long n;
-    if (ar_parse_long(flag, v, 1, 86400000, &n) < 0)
-        return -1;
-    *out = (uint32_t)n;
-    return 0;
-}
-
 /* Does name end in suffix? */
 static int ends_with(const char *name, const char *suffix)
 {
@@ -236,10 +227,10 @@ static int parse_args(int argc, char **argv, match_opts *o)
             }
             o->max_error_share = f;
         } else if ((r = ar_flag(argc, argv, &i, "--startup-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--startup-ms", v, &o->clocks.startup_ms) < 0)
+            if (r < 0 || ar_parse_ms("--startup-ms", v, &o->clocks.startup_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--decision-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
+            if (r < 0 || ar_parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--bank-ms", &v)) != 0) {
             long long b;
@@ -247,7 +238,7 @@ static int parse_args(int argc, char **argv, match_opts *o)
                 return AR_EXIT_USAGE;
             o->clocks.bank_ms = (uint32_t)b;
         } else if ((r = ar_flag(argc, argv, &i, "--hard-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
+            if (r < 0 || ar_parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--log-cap", &v)) != 0) {
             if (r < 0 || ar_parse_long("--log-cap", v, 0, 1LL << 40, &o->log_cap) < 0)
@@ -264,7 +255,7 @@ static int parse_args(int argc, char **argv, match_opts *o)
                 return AR_EXIT_USAGE;
             o->human_port = (int)n;
         } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--human-ms", v, &o->human_ms) < 0)
+            if (r < 0 || ar_parse_ms("--human-ms", v, &o->human_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if (strcmp(argv[i], "--tty") == 0) {
             o->human_tty = 1;

@@ -236,15 +236,6 @@ static void practice_clear(practice *p, long long keep)
     p->n = keep;
 }
 
-static int parse_ms(const char *flag, const char *v, uint32_t *out)
-{
-    long long n;
-    if (ar_parse_long(flag, v, 1, 86400000, &n) < 0)
-        return -1;
-    *out = (uint32_t)n;
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, play_opts *o)
 {
     int players_given = 0;
@@ -288,13 +279,13 @@ static int parse_args(int argc, char **argv, play_opts *o)
                 return AR_EXIT_USAGE;
             o->out_dir = v;
         } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--human-ms", v, &o->human_ms) < 0)
+            if (r < 0 || ar_parse_ms("--human-ms", v, &o->human_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--decision-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
+            if (r < 0 || ar_parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--hard-ms", &v)) != 0) {
-            if (r < 0 || parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
+            if (r < 0 || ar_parse_ms("--hard-ms", v, &o->clocks.hard_ms) < 0)
                 return AR_EXIT_USAGE;
         } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
             if (r < 0)

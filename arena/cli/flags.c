@@ -316,3 +316,12 @@ int ar_sb_setup(const ar_sb_args *a, int quiet, ar_entrant *e, int n, ar_sandbox
     return ar_sandbox_choose(a->min, a->insecure, a->off, quiet, out) < 0 ? AR_EXIT_USAGE
                                                                           : AR_EXIT_OK;
 }
+
+int ar_parse_ms(const char *flag, const char *v, uint32_t *out)
+{
+    long long n;
+    if (ar_parse_long(flag, v, 1, 86400000, &n) < 0)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
