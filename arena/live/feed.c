@@ -493,7 +493,8 @@ static void build(al_feed *f)
                                         json_object_get(g, "final_total"), "placements",
                                         json_object_get(g, "placements")));
     }
-    f->version++;
+    /* packed with the current version first: a rebuild that shows nothing new (a hidden, ended
+     * table freed) keeps the version, so it does not answer every held long poll */
     json_t *doc = json_pack("{s:I,s:s,s:s,s:s,s:f,s:I,s:b,s:o,s:o,s:o}", "version",
                             (json_int_t)f->version, "kind", f->kind, "title", f->title, "state",
                             f->results_released ? "finished"
@@ -501,11 +502,19 @@ static void build(al_feed *f)
                                                 : "waiting",
                             "delay", f->delay_ms / 1000, "games", (json_int_t)f->frel, "final",
                             final, "standings", st, "tables", tables, "recent", recent);
+    char *snap = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    f->dirty = 0;
+    if (snap && f->snap && strcmp(snap, f->snap) == 0) {
+        free(snap);
+        json_decref(doc);
+        return;
+    }
+    free(snap);
+    json_object_set_new(doc, "version", json_integer(++f->version));
     free(f->snap);
     f->snap = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(10));
     f->snaplen = f->snap ? strlen(f->snap) : 0;
     json_decref(doc);
-    f->dirty = 0;
 }
 
 /* ---- The feed ------------------------------------------------------------------------------ */

@@ -152,14 +152,27 @@ static void test_feed(void **state)
                         "discard 5C");
     json_decref(j);
 
+    /* the game ends: once released it is hidden from the tables; freeing it delay + 2 s later
+     * changes nothing shown, so the version stays (a new version answers every long poll) */
+    put("records/g5.jsonl", "{\"type\":\"result\",\"totals\":[1,2]}\n", "a");
+    al_feed_poll(f, 7600);
+    al_feed_poll(f, 8600);
+    j = snap(f);
+    assert_int_equal(json_array_size(json_object_get(j, "tables")), 0);
+    long long v0 = num(j, "version"), v1 = -1;
+    json_decref(j);
+    al_feed_poll(f, 7600 + 1000 + 2001); /* the ended table is freed now */
+    al_feed_snapshot(f, NULL, &v1);
+    assert_int_equal(v1, v0);
+
     /* the end: results.json's standings, released after the delay */
     put("results.json",
         "{\"standings\":[{\"rank\":1,\"name\":\"x\",\"score\":5.5,\"score_ci\":[1,9],\"games\":1,"
         "\"wins\":1,\"mean_place\":1.0}]}",
         "w");
-    al_feed_poll(f, 8000);
+    al_feed_poll(f, 11000);
     assert_int_equal(al_feed_finished(f), 0);
-    al_feed_poll(f, 9000);
+    al_feed_poll(f, 12000);
     assert_int_equal(al_feed_finished(f), 1);
     j = snap(f);
     assert_string_equal(json_string_value(json_object_get(j, "state")), "finished");
