@@ -49,5 +49,7 @@ play_page() {
 }
 
 play_page gin gin 0 --rules gin --rule max_hands=1 --bot @random --seed 21
+# greedy_bot knocks as soon as it may: the page draws the showdown (RULES G5)
+play_page knock showdown 1 --rules gin --rule max_hands=1 --bot "$BUILD/bots/greedy_bot" --seed 3
 play_page laws laws 0 --rules laws --players 3 --rule max_hands=1 --bot @random --seed 9
 finish
