@@ -3,6 +3,7 @@
 #include "play.h"
 
 #include "util/util.h"
+#include "view/view.h"
 #include "web/web.h"
 
 #include <errno.h>
@@ -17,82 +18,49 @@ extern const unsigned long ap_asset_play_html_len;
 
 enum { MAX_WAITERS = 64, POLL_S = 20 };
 
-typedef struct waiter {
-    struct evhttp_request *req;
-    struct ap_browser *b;
-    struct event *timer;
-    uint64_t since;
-} waiter;
-
 struct ap_browser {
     struct event_base *base;
     ap_seat *seat;
     aw_server *srv;
-    waiter w[MAX_WAITERS];
+    aw_waitlist *polls; /* /state?since= requests held until the seat changes */
+    char *page;         /* play.html with the table drawing filled in */
+    size_t page_len;
 };
 
-static void reply_state(ap_browser *b, struct evhttp_request *req)
+static void reply_state(struct evhttp_request *req, void *ud)
 {
+    ap_browser *b = ud;
     aw_reply_json(req, 200, ap_seat_json(b->seat));
-}
-
-static void drop_waiter(waiter *w)
-{
-    if (w->timer)
-        event_free(w->timer);
-    w->timer = NULL;
-    if (w->req) {
-        struct evhttp_connection *c = evhttp_request_get_connection(w->req);
-        if (c)
-            evhttp_connection_set_closecb(c, NULL, NULL);
-    }
-    w->req = NULL;
-}
-
-static void wake(waiter *w)
-{
-    struct evhttp_request *req = w->req;
-    ap_browser *b = w->b;
-    drop_waiter(w);
-    if (req)
-        reply_state(b, req);
-}
-
-static void on_poll_timeout(evutil_socket_t fd, short what, void *ud)
-{
-    (void)fd;
-    (void)what;
-    wake(ud);
-}
-
-/* The browser went away while its poll was held: forget the request (evhttp frees it). */
-static void on_poll_closed(struct evhttp_connection *c, void *ud)
-{
-    (void)c;
-    waiter *w = ud;
-    if (w->timer)
-        event_free(w->timer);
-    w->timer = NULL;
-    w->req = NULL;
 }
 
 static void on_seat_change(ap_seat *s, void *ud)
 {
     (void)s;
     ap_browser *b = ud;
-    for (int i = 0; i < MAX_WAITERS; i++)
-        if (b->w[i].req)
-            wake(&b->w[i]);
+    aw_waitlist_wake(b->polls);
+}
+
+/* play.html's @TABLE_JS@ and @TABLE_CSS@: the replay page's own table drawing (view.h) */
+static int fill(void *ctx, FILE *out, const char *name)
+{
+    (void)ctx;
+    if (strcmp(name, "TABLE_JS") == 0)
+        av_write_table_js(out);
+    else if (strcmp(name, "TABLE_CSS") == 0)
+        av_write_table_css(out);
+    else
+        fprintf(out, "@%s@", name);
+    return 0;
 }
 
 static void page(struct evhttp_request *req, void *ud)
 {
-    (void)ud;
+    ap_browser *b = ud;
     if (evhttp_request_get_command(req) != EVHTTP_REQ_GET) {
         aw_reply_error(req, 405, "GET only");
         return;
     }
-    aw_reply(req, 200, "text/html; charset=utf-8", ap_asset_play_html, ap_asset_play_html_len);
+    aw_reply(req, 200, "text/html; charset=utf-8", b->page, b->page_len);
 }
 
 static void state(struct evhttp_request *req, void *ud)
@@ -104,7 +72,7 @@ static void state(struct evhttp_request *req, void *ud)
     }
     char since[32];
     if (aw_request_query(req, "since", since, sizeof since) < 0 || ap_seat_over(b->seat)) {
-        reply_state(b, req);
+        reply_state(req, b);
         return;
     }
     char *end;
@@ -115,22 +83,12 @@ static void state(struct evhttp_request *req, void *ud)
         return;
     }
     if (v != ap_seat_version(b->seat)) {
-        reply_state(b, req);
-        return;
+        reply_state(req, b);
+    } else if (aw_waitlist_hold(b->polls, req) < 0) {
+        /* as the live server does: more pages open than held polls, so this one retries */
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Retry-After", "2");
+        aw_reply_error(req, 503, "too many pages waiting: try again");
     }
-    for (int i = 0; i < MAX_WAITERS; i++)
-        if (!b->w[i].req) {
-            waiter *w = &b->w[i];
-            w->req = req;
-            w->b = b;
-            w->since = v;
-            w->timer = evtimer_new(b->base, on_poll_timeout, w);
-            struct timeval tv = {POLL_S, 0};
-            evtimer_add(w->timer, &tv);
-            evhttp_connection_set_closecb(evhttp_request_get_connection(req), on_poll_closed, w);
-            return;
-        }
-    reply_state(b, req); /* too many pages open: they poll instead of waiting */
 }
 
 /* The body's "id": a Decision id as a decimal string (JSON numbers lose 64-bit precision in
@@ -271,11 +229,21 @@ static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port,
     b->base = base;
     b->seat = seat;
     aw_options o = {.port = port, .listen_fd = fd, .max_body_size = 4096, .timeout_s = POLL_S + 10};
-    b->srv = aw_server_new(base, &o, err, cap);
-    if (!b->srv) {
+    FILE *m = open_memstream(&b->page, &b->page_len);
+    if (!m || av_template(m, ap_asset_play_html, ap_asset_play_html_len, fill, NULL) != 0 ||
+        fclose(m) != 0) {
+        snprintf(err, cap, "cannot make the page: %s", strerror(errno));
+        free(b->page);
         free(b);
         return NULL;
     }
+    b->srv = aw_server_new(base, &o, err, cap);
+    if (!b->srv) {
+        free(b->page);
+        free(b);
+        return NULL;
+    }
+    b->polls = aw_waitlist_new(base, MAX_WAITERS, POLL_S, reply_state, b);
     aw_server_route(b->srv, "/", page, b);
     aw_server_route(b->srv, "/state", state, b);
     aw_server_route(b->srv, "/act", act, b);
@@ -291,9 +259,7 @@ void ap_browser_free(ap_browser *b)
     if (!b)
         return;
     ap_seat_on_change(b->seat, NULL, NULL);
-    for (int i = 0; i < MAX_WAITERS; i++)
-        if (b->w[i].req)
-            wake(&b->w[i]); /* the final state, so the page says the game is over */
+    aw_waitlist_wake(b->polls); /* the final state, so the page says the game is over */
     /* let those answers leave (evhttp_free drops what is not written yet): half a second
      * at most, less once nothing is pending */
     for (int i = 0; i < 50; i++) {
@@ -301,7 +267,9 @@ void ap_browser_free(ap_browser *b)
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    aw_waitlist_free(b->polls);
     aw_server_free(b->srv);
+    free(b->page);
     free(b);
 }
 

@@ -5,6 +5,7 @@
 #include "codec.h"
 #include "frame.h"
 #include "match/bot.h"
+#include "match/json_out.h"
 #include "okr/okr.h"
 #include "util/util.h"
 
@@ -32,6 +33,7 @@ struct ap_seat {
     char **names;
     int nnames;
     char game_id[64];
+    char rules[32];   /* the Hello's preset: "laws", "gin" ... */
     json_t *events;   /* [{seat, text}] of the current game, oldest first */
     long long told;   /* events of the current game received (uncapped): the game's step */
     json_t *hand_end; /* the last HandEnd, or NULL */
@@ -140,12 +142,67 @@ static void hint_feed(ap_seat *s, const Okrpb__ToBot *m);
 static void hint_stop(ap_seat *s);
 static void hint_clear_log(ap_seat *s);
 
+static json_t *cards_text(const uint32_t *k, size_t n)
+{
+    char buf[OKR_MAX_CARDS * 3 + 1], c[3];
+    size_t at = 0;
+    for (size_t i = 0; i < n && i < OKR_MAX_CARDS; i++)
+        if (k[i] <= 52) /* the arena sends no other; a card that is none is left out */
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", at ? " " : "",
+                                   okr_card_str((int)k[i], c));
+    buf[at] = '\0';
+    return json_string(buf);
+}
+
+static int at(const int32_t *v, size_t n, size_t i)
+{
+    return i < n ? v[i] : 0;
+}
+
+/* A HandEnd's scoring in the replay page's form, so that table.js draws it the same on both
+ * pages: {ended, winner, knocker, gin, rows: per seat {melded, debit, out, concealed, deadwood,
+ * score, total}, sd: a gin knock's showdown (RULES G5), as the record writes it}. Everything
+ * in it is what every seat is shown at a hand's end. */
+static json_t *hand_scoring(const ap_seat *s, const Okrpb__HandEnd *h)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; i < h->n_score; i++)
+        json_array_append_new(rows, json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded",
+                                              at(h->melded, h->n_melded, i), "debit",
+                                              at(h->debit, h->n_debit, i), "out",
+                                              at(h->out_bonus, h->n_out_bonus, i), "concealed",
+                                              at(h->concealed, h->n_concealed, i), "deadwood",
+                                              at(h->deadwood, h->n_deadwood, i), "score",
+                                              h->score[i], "total", at(h->total, h->n_total, i)));
+    json_t *o = json_pack("{s:s,s:i,s:i,s:b,s:o}", "ended", ar_end_name((int)h->ended), "winner",
+                          (int)h->winner, "knocker", (int)h->knocker, "gin",
+                          strcmp(s->rules, "gin") == 0, "rows", rows);
+    if (h->knocker >= 0 && h->n_knock_melds > 0) {
+        json_t *melds = json_array(), *offs = json_array();
+        for (size_t i = 0; i < h->n_knock_melds; i++)
+            json_array_append_new(melds,
+                                  cards_text(h->knock_melds[i]->cards, h->knock_melds[i]->n_cards));
+        for (size_t i = 0; i < h->n_layoffs; i++)
+            json_array_append_new(offs, json_pack("{s:o,s:i}", "card",
+                                                  cards_text(&h->layoffs[i]->card, 1), "onto",
+                                                  (int)h->layoffs[i]->meld));
+        json_object_set_new(o, "sd",
+                            json_pack("{s:o,s:o,s:o}", "melds", melds, "deadwood",
+                                      cards_text(h->knock_deadwood, h->n_knock_deadwood), "layoffs",
+                                      offs));
+    }
+    return o;
+}
+
 static void handle(ap_seat *s, Okrpb__ToBot *m)
 {
     hint_feed(s, m);
     switch (m->msg_case) {
     case OKRPB__TO_BOT__MSG_HELLO: {
         s->players = (int)m->hello->players;
+        const char *preset =
+            m->hello->rules && m->hello->rules->preset ? m->hello->rules->preset : "";
+        ar_sanitize(preset, strlen(preset), s->rules, sizeof s->rules);
         Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
         id.major = 1;
         id.minor = 0;
@@ -232,6 +289,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
             json_pack("{s:i,s:i,s:i,s:o,s:o,s:o}", "hand_no", (int)h->hand_no, "ended",
                       (int)h->ended, "winner", (int)h->winner, "score", ints(h->score, h->n_score),
                       "total", ints(h->total, h->n_total), "hands", hands);
+        json_object_set_new(s->hand_end, "scoring", hand_scoring(s, h));
         break;
     }
     case OKRPB__TO_BOT__MSG_GAME_END: {
@@ -243,9 +301,13 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         ar_sanitize(g->verdict ? g->verdict : "", strlen(g->verdict ? g->verdict : ""), v,
                     sizeof v);
         json_decref(s->game_end);
-        s->game_end = json_pack("{s:o,s:o,s:o,s:s}", "winners", w, "final_total",
-                                ints(g->final_total, g->n_final_total), "placement",
-                                uints(g->placement, g->n_placement), "verdict", v);
+        s->game_end =
+            json_pack("{s:o,s:o,s:o,s:s,s:o,s:o,s:o,s:o}", "winners", w, "final_total",
+                      ints(g->final_total, g->n_final_total), "placement",
+                      uints(g->placement, g->n_placement), "verdict", v, "score",
+                      ints(g->score, g->n_score), "concealed", ints(g->concealed, g->n_concealed),
+                      "winner_bonus", ints(g->winner_bonus, g->n_winner_bonus), "settlement",
+                      ints(g->settlement, g->n_settlement));
         if (s->decision_msg)
             s->decision_msg = NULL; /* the game ended under it */
         break;
@@ -740,6 +802,7 @@ json_t *ap_seat_json(const ap_seat *s)
         json_pack("{s:I,s:b,s:i,s:i,s:s,s:o,s:O,s:I}", "version", (json_int_t)s->version, "over",
                   s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
                   names, "events", s->events, "told", (json_int_t)s->told);
+    json_object_set_new(o, "rules", json_string(s->rules));
     json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
     json_object_set_new(o, "hints", json_boolean(s->undo != NULL && s->hmake != NULL));
     json_object_set_new(o, "hint", json_null());

@@ -1,9 +1,12 @@
-/* html.c - what both pages need: HTML escaping, JSON that is safe inside a script element,
- * and filling the embedded templates. */
+/* html.c - what every page needs: HTML escaping, JSON that is safe inside a script element,
+ * filling the embedded templates, and the shared table drawing. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "view.h"
+
+extern const unsigned char av_asset_table_js[], av_asset_table_css[];
+extern const unsigned long av_asset_table_js_len, av_asset_table_css_len;
 
 void av_html_text(FILE *out, const char *s)
 {
@@ -78,4 +81,14 @@ int av_template(FILE *out, const unsigned char *tmpl, unsigned long len,
         i++;
     }
     return 0;
+}
+
+void av_write_table_js(FILE *out)
+{
+    fwrite(av_asset_table_js, 1, av_asset_table_js_len, out);
+}
+
+void av_write_table_css(FILE *out)
+{
+    fwrite(av_asset_table_css, 1, av_asset_table_css_len, out);
 }

@@ -475,11 +475,13 @@ typedef struct page {
 static int fill(void *ctx, FILE *out, const char *name)
 {
     page *p = ctx;
-    if (strcmp(name, "CSS") == 0)
+    if (strcmp(name, "CSS") == 0) {
+        av_write_table_css(out); /* the table as the play page draws it too */
         fwrite(av_asset_replay_css, 1, av_asset_replay_css_len, out);
-    else if (strcmp(name, "JS") == 0)
+    } else if (strcmp(name, "JS") == 0) {
+        av_write_table_js(out);
         fwrite(av_asset_replay_js, 1, av_asset_replay_js_len, out);
-    else if (strcmp(name, "DATA") == 0)
+    } else if (strcmp(name, "DATA") == 0)
         return av_json_script(out, p->data);
     else if (strcmp(name, "TITLE") == 0) {
         const rp *r = p->r;

@@ -70,4 +70,13 @@ int av_json_script(FILE *out, const json_t *json);
 int av_template(FILE *out, const unsigned char *tmpl, unsigned long len,
                 int (*fill)(void *ctx, FILE *out, const char *name), void *ctx);
 
+/* ---- The table drawing every page shares -------------------------------------------------- */
+
+/* Write assets/table.js (the script that draws cards, seats, melds, the pile, the stock and a
+ * hand's scoring; it defines the global okrTable) or assets/table.css (its style), for a page
+ * that draws a table: the replay page and the play page (arena/play) inline them, so a card
+ * looks the same on both. */
+void av_write_table_js(FILE *out);
+void av_write_table_css(FILE *out);
+
 #endif

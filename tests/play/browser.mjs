@@ -1,7 +1,9 @@
 // browser.mjs URL RESPONSES SHOTS PREFIX MODE - a scripted human plays `arena play --browser`
 // in headless chromium: every answer by a click on the page (a card in the hand to discard it,
-// or a move's button), until the game is over. MODE gin: mostly cards; MODE laws: a pile take
-// and melds whenever the page offers them. Every /state and /act body and the page's HTML are
+// or a move's button), until the game is over. MODE gin: mostly cards, a knock when offered;
+// MODE showdown: the same against a bot that knocks, whose showdown must be drawn; MODE laws: a
+// pile take and melds whenever the page offers them. The cards must be drawn by the replay
+// page's table.js (suit symbols and colours), which the page must inline byte for byte. Every /state and /act body and the page's HTML are
 // appended to RESPONSES for scan.py; no request may leave 127.0.0.1:PORT; screenshots go to
 // SHOTS/PREFIX-*.png. Prints ok/FAIL lines and exits 1 on any FAIL.
 import fs from 'fs';
@@ -12,6 +14,7 @@ import { createRequire } from 'module';
 const { chromium } = createRequire(import.meta.url)('../view/node_modules/playwright-core');
 
 const [url, responses, shots, prefix, mode] = process.argv.slice(2);
+const gin = mode === 'gin' || mode === 'showdown'; // showdown: against a bot that knocks
 let failed = 0, passed = 0;
 const ok = (what) => { passed++; console.log('ok   ' + what); };
 const bad = (what) => { failed++; console.log('FAIL ' + what); };
@@ -49,9 +52,33 @@ page.on('response', async (r) => {
   } catch (e) { /* the server has gone at the very end */ }
 });
 
+// Every card on the page as table.js (the replay page's drawing) makes it: rank and suit
+// symbol in the suit's colour, never the notation's plain text; the hand's cards are buttons.
+const cardsDrawn = () => {
+  const SYM = { C: ['\u2663', 'black'], D: ['\u2666', 'red'], H: ['\u2665', 'red'], S: ['\u2660', 'black'] };
+  const out = { n: 0, bad: [], colours: {}, hand: 0, handButtons: 0, plain: [] };
+  for (const e of document.querySelectorAll('#seats .card, #pile .card, #actions .card, #log .card')) {
+    const tok = e.getAttribute('data-card');
+    if (tok === '#') continue;
+    out.n++;
+    const face = tok.split('=')[0], rank = face.slice(0, -1), s = SYM[face.slice(-1)];
+    const want = face === 'JK' ? 'Joker' : (rank === 'T' ? '10' : rank) + s[0];
+    const cls = face === 'JK' ? 'joker' : s[1];
+    if (!e.textContent.startsWith(want) || !e.classList.contains(cls)) out.bad.push(tok + ' drawn as "' + e.textContent + '" ' + e.className);
+    if (cls !== 'joker') out.colours[cls] = getComputedStyle(e).color;
+  }
+  for (const e of document.querySelectorAll('#hand .card')) { out.hand++; if (e.tagName === 'BUTTON') out.handButtons++; }
+  // no text node anywhere on the table shows a card the way the old page did ("2D")
+  const walk = document.createTreeWalker(document.getElementById('table'), NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode())
+    if (/(^|\s)(10|[2-9TJQKA])[CDHS](\s|$)/.test(t.textContent)) out.plain.push(t.textContent);
+  return out;
+};
+
 await page.goto(url);
 check('the page loads and drops the token from the address bar', !page.url().includes('t='));
-let clicks = 0, cards = 0, takes = 0, melds = 0, first = true;
+let clicks = 0, cards = 0, takes = 0, melds = 0, knocks = 0, first = true;
+let drawn = null;
 const t0 = Date.now();
 for (;;) {
   if (Date.now() - t0 > 240000) { bad('the game ended within 4 minutes'); break; }
@@ -67,13 +94,19 @@ for (;;) {
   const texts = await buttons.allTextContents();
   const can = page.locator('#hand button.can');
   let target = null;
+  if (gin) {
+    const knock = texts.findIndex((t) => t.startsWith('knock'));
+    if (knock >= 0) { target = buttons.nth(knock); knocks++; }
+  }
   if (mode === 'laws') {
     const take = texts.findIndex((t) => t.startsWith('take'));
     const meld = texts.findIndex((t) => t.startsWith('meld'));
     if (take >= 0) { target = buttons.nth(take); takes++; }
     else if (meld >= 0) { target = buttons.nth(meld); melds++; }
   }
-  if (!target && (await can.count()) > 0 && (mode === 'gin' || random() < 0.8)) {
+  // the cards as drawn, once a hand shows some: each is the replay page's card
+  if (!drawn && (await can.count()) > 0) drawn = await page.evaluate(cardsDrawn);
+  if (!target && (await can.count()) > 0 && (gin || random() < 0.8)) {
     target = can.nth(Math.floor(random() * (await can.count())));
     cards++;
   }
@@ -89,9 +122,29 @@ for (;;) {
 await page.waitForTimeout(200);
 const result = await page.locator('#resulttext').textContent().catch(() => '');
 await page.screenshot({ path: path.join(shots, prefix + '-over.png'), fullPage: true });
-check(`the game is played to its end by ${clicks} clicks (${cards} on cards, ${takes} takes, ${melds} melds): "${result}"`,
+check(`the game is played to its end by ${clicks} clicks (${cards} on cards, ${takes} takes, ${melds} melds, ${knocks} knocks): "${result}"`,
   clicks > 0 && /over/i.test(result));
-if (mode === 'gin') check('cards in the hand were clicked to discard them', cards > 0);
+if (gin) check('cards in the hand were clicked to discard them', cards > 0);
+if (drawn) {
+  check(`the ${drawn.n} cards shown are drawn as on the replay page (rank, suit symbol, suit class)` +
+    (drawn.bad.length ? ': ' + drawn.bad.slice(0, 3).join('; ') : ''), drawn.n > 10 && drawn.bad.length === 0);
+  check('red suits are red and black suits black (' + JSON.stringify(drawn.colours) + ')',
+    drawn.colours.red === 'rgb(192, 38, 45)' && drawn.colours.black === 'rgb(29, 29, 31)');
+  check(`your hand is ${drawn.hand} clickable card buttons`, drawn.hand >= 7 && drawn.handButtons === drawn.hand);
+  check('no card is shown as plain notation text' + (drawn.plain.length ? ': ' + drawn.plain.slice(0, 3).join(' | ') : ''),
+    drawn.plain.length === 0);
+} else bad('a hand with cards to discard was drawn');
+const end = await page.evaluate(() => ({ sd: st.hand_end && st.hand_end.scoring && st.hand_end.scoring.sd,
+  shown: document.querySelectorAll('#breakdown [data-knock-meld]').length,
+  rows: document.querySelectorAll('#breakdown td[data-row="score"]').length }));
+check(`the hand's scoring is drawn (${end.rows} seats)`, end.rows >= 2);
+if (gin) check(`a knock (${knocks} by the page) shows its showdown: ${end.shown} melds drawn`,
+  !end.sd || end.shown === end.sd.melds.length);
+if (mode === 'showdown') check('the hand ended with a knock, its showdown drawn', end.sd && end.shown > 0);
+// the page as served inlines the replay page's drawing code, byte for byte
+const asset = (f) => fs.readFileSync(new URL('../../arena/view/assets/' + f, import.meta.url), 'utf8');
+check('the page holds table.js and table.css as the replay page does',
+  served.includes(asset('table.js')) && served.includes(asset('table.css')));
 if (mode === 'laws') check('a pile take and a meld were played through the page', takes > 0 && melds > 0);
 fs.appendFileSync(responses, bodies.join('\n') + '\n');
 fs.writeFileSync(responses + '.page.html', served); // the page as served: it holds no card

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # browser.sh BUILD_DIR HELPERS_DIR - `arena play --browser` in Debian's headless chromium
 # (browser.mjs): a scripted human plays a whole gin game against @random by clicking cards and
-# buttons, and a whole laws hand with a pile take and melds; every response the page received
-# and the page itself hold no concealed card of another seat (scan.py against the record).
+# buttons, a gin hand against greedy_bot, which knocks (the page draws its showdown), and a
+# whole laws hand with a pile take and melds; the cards are drawn by the replay page's table.js
+# (suit symbols and colours), which the page inlines; every response the page received and the
+# page itself hold no concealed card of another seat (scan.py against the record).
 # Screenshots: BUILD_DIR/tests/play/screens/ (docs/img/play-*.png are copies). Skipped (77)
 # only when chromium or node is not installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
@@ -49,5 +51,7 @@ play_page() {
 }
 
 play_page gin gin 0 --rules gin --rule max_hands=1 --bot @random --seed 21
+# greedy_bot knocks as soon as it may: the page draws the showdown (RULES G5)
+play_page knock showdown 1 --rules gin --rule max_hands=1 --bot "$BUILD/bots/greedy_bot" --seed 3
 play_page laws laws 0 --rules laws --players 3 --rule max_hands=1 --bot @random --seed 9
 finish

@@ -3,8 +3,8 @@
 game over HTTP, picking a random legal move each turn, and in between sends the server what a
 hostile local program or page would: no token, a wrong token, a wrong Host, a foreign Origin,
 oversized headers and bodies, garbage and non-object JSON, a method other than GET/POST,
-paths outside the routes, an out-of-range move, an answer with another decision's id and the
-replay of an answer already accepted. Each must get its error status and change nothing (the
+paths outside the routes, an out-of-range move, an answer with another decision's id, the
+replay of an answer already accepted, and more long polls than the page holds (503). Each must get its error status and change nothing (the
 state's version does not move); the game must go on to its end. Every JSON body received is
 appended to RESPONSES for scan.py. Exit 0 when all held."""
 import http.client
@@ -12,6 +12,7 @@ import json
 import random
 import socket
 import sys
+import time
 import urllib.parse
 
 url = urllib.parse.urlparse(sys.argv[1])
@@ -19,6 +20,7 @@ out = open(sys.argv[2], "a")
 token = urllib.parse.parse_qs(url.query)["t"][0]
 HOST, PORT = url.hostname, url.port
 failures = []
+HELD = 64  # browser.c's MAX_WAITERS
 
 
 def request(method, path, body=None, headers=None, token_=token):
@@ -73,6 +75,7 @@ def state(since=None):
 
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
 hostile_done = False
+held = []
 old_answer = None
 moves = 0
 st = state()
@@ -126,10 +129,32 @@ while not st["over"]:
         after = state()
         if after["version"] != v0 or after["decision"] is None or after["decision"]["id"] != d["id"]:
             failures.append("a refused request changed the state")
+        # long polls: 64 pages may wait for news at once (browser.c, aw_waitlist); one more is
+        # told to come back (503, Retry-After); the move below answers the 64 with the new state
+        held = []
+        for _ in range(HELD):
+            h = socket.create_connection((HOST, PORT), timeout=10)
+            h.sendall(b"GET /state?since=%d HTTP/1.1\r\nHost: %s:%d\r\nX-Okr-Token: %s\r\n\r\n" % (
+                v0, HOST.encode(), PORT, token.encode()))
+            held.append(h)
+        time.sleep(0.5)
+        st503, _, r503 = request("GET", "/state?since=%d" % v0)
+        expect("a long poll beyond the %d held" % HELD, st503, {503})
+        if st503 == 503 and r503.getheader("Retry-After") != "2":
+            failures.append("503 without Retry-After: 2")
         hostile_done = True
     i = rng.randrange(len(d["legal"]))
     status, _, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": i}))
     expect("legal move", status, {200})
+    for h in held:
+        try:
+            head = h.recv(64)
+        except OSError as e:
+            head = repr(e).encode()
+        if not head.startswith(b"HTTP/1.1 200"):
+            failures.append("a held long poll was answered %r after a move" % head[:40])
+        h.close()
+    held = []
     moves += 1
     if old_answer is None:
         old_answer = (d["id"], i)

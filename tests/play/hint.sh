@@ -9,7 +9,7 @@
 # --practice, --hint-bot is refused. Skipped (77) only when tmux is not installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
-command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
+source "$HERE/tmux.bash"
 GREEDY="$BUILD/bots/greedy_bot"
 
 # start_play OUT ARGS...: arena play in the background; sets pid and url
@@ -89,22 +89,8 @@ check "--hint-bot without --practice exits 2" test $? -eq 2
 check "--hint-bot without --practice says why" grep -q 'add --practice' "$TMP/no.out"
 
 # ---- in a terminal ----
-S="okrh$TAG"
-tmux -L "$S" kill-server 2>/dev/null
-cleanup_tmux() { tmux -L "$S" kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-tmux -L "$S" new-session -d -x 160 -y 50 \
+tmux_start okrh \
     "$ARENA play --tty --practice --hint-bot '$GREEDY --name $TAG' --rules gin --rule max_hands=1 --bot @random --seed 4 -o $TMP/tty; echo ARENA-EXIT \$?; sleep 30"
-screen() { tmux -L "$S" capture-pane -p -S -2000; }
-wait_for() {
-    local i
-    for i in $(seq $((${2:-10} * 10))); do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-keys() { tmux -L "$S" send-keys "$@"; }
 check "tty: the table is drawn" wait_for 'your move' 10
 keys "help" Enter
 check "tty: help names hint" wait_for "'hint' asks" 5

@@ -7,7 +7,7 @@
 # refuses --practice (http.sh). Skipped (77) only when tmux is not installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
-command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
+source "$HERE/tmux.bash"
 
 # ---- over HTTP ----
 "$ARENA" play --practice -o "$TMP/web" --rules gin --rule max_hands=1 --bot @random --seed 5 \
@@ -54,22 +54,8 @@ else
 fi
 
 # ---- in a terminal ----
-S="okrp$TAG"
-tmux -L "$S" kill-server 2>/dev/null
-cleanup_tmux() { tmux -L "$S" kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-tmux -L "$S" new-session -d -x 160 -y 50 \
+tmux_start okrp \
     "$ARENA play --tty --practice --rules gin --rule max_hands=1 --bot @random --seed 4 -o $TMP/tty; echo ARENA-EXIT \$?; sleep 30"
-screen() { tmux -L "$S" capture-pane -p -S -2000; }
-wait_for() {
-    local i
-    for i in $(seq $((${2:-10} * 10))); do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-keys() { tmux -L "$S" send-keys "$@"; }
 # the last table drawn: its hand line and its numbered moves
 last_table() {
     screen | awk '/^game /{b=""} {b=b $0 "\n"} END{printf "%s", b}' |

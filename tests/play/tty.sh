@@ -5,24 +5,9 @@
 # played to its end by typing move numbers; the game is recorded and replays. Skipped (77)
 # only when tmux is not installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
-command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
-S="okr$TAG"
-tmux -L "$S" kill-server 2>/dev/null
-cleanup_tmux() { tmux -L "$S" kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-tmux -L "$S" new-session -d -x 160 -y 50 \
+source "$(dirname "$0")/tmux.bash"
+tmux_start okr \
     "$ARENA play --tty --rules gin --rule max_hands=1 --bot @random --seed 4 -o $TMP/out; echo ARENA-EXIT \$?; sleep 30"
-screen() { tmux -L "$S" capture-pane -p -S -2000; }
-# wait_for PATTERN [SECONDS]: until the pane shows it
-wait_for() {
-    local i
-    for i in $(seq $((${2:-10} * 10))); do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-keys() { tmux -L "$S" send-keys "$@"; }
 
 check "the table is drawn: your hand and numbered moves" wait_for 'your move' 10
 check "moves are grouped by kind (gin upcard: take, pass)" \

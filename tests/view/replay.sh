@@ -6,6 +6,7 @@
 # a tampered record is refused with file:line and no page is left; a gin knock's showdown
 # (melds, deadwood, lay-offs) is on every page, also for a record from before protocol 1.1.
 source "$(dirname "$0")/../match/lib.bash" "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
 PAGES="$(dirname "$0")/pages.py"
 
 # laws, 3 seats, with an illegal move and a crash played by the arena (substitute)
@@ -48,6 +49,12 @@ check "--seat 1 -o PAGE writes that page" test -s "$TMP/one.html"
 check "... a seat's page (no other hand, no seed)" python3 "$PAGES" seat "$rec" "$TMP/$id.html" "$TMP/one.html" 1
 "$ARENA" replay "$TMP/gin" --game 1 --html -o "$TMP/g1.html" >/dev/null
 check "DIR --game K --html -o PAGE" grep -q 'okr-data' "$TMP/g1.html"
+# the table is drawn by table.js and table.css, which the play page inlines too (tests/play)
+check "the page inlines table.js and table.css byte for byte" python3 -c '
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+sys.exit(0 if all(open(f, encoding="utf-8").read() in page for f in sys.argv[2:]) else 1)' \
+    "$TMP/g1.html" "$HERE/../../arena/view/assets/table.js" "$HERE/../../arena/view/assets/table.css"
 check "the page asks the browser to fetch nothing (CSP default-src 'none')" \
     grep -q "default-src 'none'" "$TMP/g1.html"
 check "a page has no http(s) address in it" bash -c "! grep -Eq 'https?://' '$TMP/g1.html'"
