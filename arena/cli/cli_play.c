@@ -18,7 +18,8 @@ void ar_play_usage(FILE *out)
 {
     fputs("usage: arena play [--rules R] [--rule opt=val]... [--players N] [--human SEAT]\n"
           "                  --bot CMD [--bot CMD]... [--browser | --tty] [--port P]\n"
-          "                  [--games G] [--seed S] [--out DIR] [--human-ms MS] [--page-timeout S]\n"
+          "                  [--games G] [--seed S] [--out DIR] [--human-ms MS]\n"
+          "                  [--page-timeout S]\n"
           "                  [--practice [--hint-bot CMD]] [--decision-ms MS] [--hard-ms MS]\n"
           "                  [sandbox flags]\n"
           "\n"
@@ -375,9 +376,8 @@ int ar_play_main(int argc, char **argv)
     if (rc == AR_EXIT_OK && o.hint.n)
         rc = ar_cli_bots_finish(&o.hint);
     /* the page's socket first: the sandbox may move the arena into an empty network namespace */
-    if (rc == AR_EXIT_OK &&
-        !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms, o.clocks.startup_ms,
-                                   o.page_timeout_s)))
+    if (rc == AR_EXIT_OK && !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms,
+                                                       o.clocks.startup_ms, o.page_timeout_s)))
         rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK) {

@@ -88,7 +88,7 @@ typedef int (*ar_seat_gone)(void *ud, char *detail, size_t cap);
 typedef struct ar_bot_config {
     ar_seat_connect connect; /* NULL: a program (path, argv) */
     void *connect_ud;
-    ar_seat_gone gone; /* with connect: why its end closed (NULL: RE) */
+    ar_seat_gone gone;    /* with connect: why its end closed (NULL: RE) */
     const char *name;     /* entrant name, for messages (copied) */
     const char *path;     /* absolute program path (copied) */
     char *const *argv;    /* copied */
