@@ -46,7 +46,10 @@ void ar_cli_bots_free(ar_cli_bots *l);
  * before ar_match_free (shows how the game ended, closes the page), -1 if the page could not
  * be served; free: last. */
 typedef struct ar_cli_human ar_cli_human;
-ar_cli_human *ar_cli_human_new(int tty, int port, int seat, uint32_t human_ms, uint32_t startup_ms);
+ar_cli_human *ar_cli_human_new(int tty, int port, int seat, uint32_t human_ms, uint32_t startup_ms,
+                               long long page_timeout_s);
+/* --page-timeout's default: a page silent this long (it asks at least every 20 s) was closed */
+enum { AR_PAGE_TIMEOUT_S = 90 };
 ar_entrant ar_cli_human_entrant(ar_cli_human *h);
 int ar_cli_human_end(ar_cli_human *h);
 void ar_cli_human_free(ar_cli_human *h);

@@ -30,7 +30,8 @@ void ar_match_usage(FILE *out)
             "                   [--log-cap BYTES] [--progress] [--quiet] [--trace SLOT|NAME|all]\n"
             "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
             "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
-            "                   [--human SEAT [--tty | --port P] [--human-ms MS]]\n"
+            "                   [--human SEAT [--tty | --port P] [--human-ms MS]\n"
+            "                    [--page-timeout S]]\n"
             "  Play whole games between bot programs over the protocol (docs/protocol.md).\n"
             "  --human SEAT: you play slot SEAT yourself (seat SEAT in the first game; the seats\n"
             "  rotate), in the browser or with --tty in this terminal (docs/play.md).\n"
@@ -103,6 +104,7 @@ typedef struct match_opts {
     ar_sb_args sb;
     int human, human_tty, human_port; /* --human SEAT (-1: none), --tty, --port */
     uint32_t human_ms;
+    long long page_timeout_s;
 } match_opts;
 
 /* Does name end in suffix? */
@@ -257,6 +259,9 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
             if (r < 0 || ar_parse_ms("--human-ms", v, &o->human_ms) < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--page-timeout", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--page-timeout", v, 0, 86400, &o->page_timeout_s) < 0)
+                return AR_EXIT_USAGE;
         } else if (strcmp(argv[i], "--tty") == 0) {
             o->human_tty = 1;
         } else if (strcmp(argv[i], "--practice") == 0) {
@@ -326,6 +331,7 @@ int ar_match_main(int argc, char **argv)
     al_server *live = NULL;
     o.human = -1;
     o.human_ms = 1800000;
+    o.page_timeout_s = AR_PAGE_TIMEOUT_S;
     ar_cli_human *human = NULL;
     ar_entrant *ents = NULL;
     int slot_bot[OKR_MAX_PLAYERS];
@@ -348,7 +354,7 @@ int ar_match_main(int argc, char **argv)
     /* a human seat (docs/play.md): its page's socket before the sandbox's network namespace */
     if (rc == AR_EXIT_OK && o.human >= 0 &&
         !(human = ar_cli_human_new(o.human_tty, o.human_port, o.human, o.human_ms,
-                                   o.clocks.startup_ms)))
+                                   o.clocks.startup_ms, o.page_timeout_s)))
         rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK && o.serve.on) /* before the sandbox takes the network away */

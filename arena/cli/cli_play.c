@@ -19,6 +19,7 @@ void ar_play_usage(FILE *out)
     fputs("usage: arena play [--rules R] [--rule opt=val]... [--players N] [--human SEAT]\n"
           "                  --bot CMD [--bot CMD]... [--browser | --tty] [--port P]\n"
           "                  [--games G] [--seed S] [--out DIR] [--human-ms MS]\n"
+          "                  [--page-timeout S]\n"
           "                  [--practice [--hint-bot CMD]] [--decision-ms MS] [--hard-ms MS]\n"
           "                  [sandbox flags]\n"
           "\n"
@@ -34,6 +35,8 @@ void ar_play_usage(FILE *out)
           "  --games G     games to play (default 1; later games rotate the seats)\n"
           "  --human-ms MS your time per move (default 1800000 = 30 min; past it you lose the\n"
           "                game with a TLE, as a bot would)\n"
+          "  --page-timeout S  a page that asks nothing for S seconds was closed: your TLE, as\n"
+          "                is closing the terminal with --tty (default 90; 0: never)\n"
           "  --practice    a practice game: 'undo' takes back your last move (and the bots'\n"
           "                replies); the record says it is a practice game\n"
           "  --hint-bot CMD  with --practice: 'hint' asks this bot (jailed as the others, told\n"
@@ -53,11 +56,13 @@ typedef struct {
     ar_cli_bots hint; /* --hint-bot: at most one */
     ar_clocks clocks;
     uint32_t human_ms;
+    long long page_timeout_s;
     ar_sb_args sb;
 } play_opts;
 
 typedef struct {
     int tty, listen_fd, colour, failed, human;
+    long long page_timeout_s; /* --page-timeout */
     ap_browser *web;
     ap_tty *term;
     struct event_base *base;
@@ -84,6 +89,7 @@ static void on_connect(ap_seat *s, struct event_base *base, void *ud)
         ap_seat_leave(s);
         return;
     }
+    ap_browser_set_page_timeout(f->web, (double)f->page_timeout_s);
     ap_browser_url(f->web, url, sizeof url);
     printf("arena play: open %s\n", url);
     printf("(only on this machine; the token in the URL keeps other users out)\n");
@@ -100,9 +106,10 @@ struct ar_cli_human {
 };
 
 ar_cli_human *ar_cli_human_new(int tty, int port, int seat_no, uint32_t human_ms,
-                               uint32_t startup_ms)
+                               uint32_t startup_ms, long long page_timeout_s)
 {
     ar_cli_human *h = ar_xcalloc(1, sizeof *h);
+    h->f.page_timeout_s = page_timeout_s;
     h->f.tty = tty;
     h->f.human = seat_no;
     h->f.colour = isatty(1);
@@ -127,6 +134,7 @@ ar_entrant ar_cli_human_entrant(ar_cli_human *h)
                         .command = "(a human)",
                         .connect = ap_seat_connect,
                         .connect_ud = h->seat,
+                        .gone = ap_seat_gone_verdict,
                         .clocks = &h->clocks};
 }
 
@@ -281,6 +289,9 @@ static int parse_args(int argc, char **argv, play_opts *o)
         } else if ((r = ar_flag(argc, argv, &i, "--human-ms", &v)) != 0) {
             if (r < 0 || ar_parse_ms("--human-ms", v, &o->human_ms) < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--page-timeout", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--page-timeout", v, 0, 86400, &o->page_timeout_s) < 0)
+                return AR_EXIT_USAGE;
         } else if ((r = ar_flag(argc, argv, &i, "--decision-ms", &v)) != 0) {
             if (r < 0 || ar_parse_ms("--decision-ms", v, &o->clocks.decision_ms) < 0)
                 return AR_EXIT_USAGE;
@@ -345,6 +356,7 @@ int ar_play_main(int argc, char **argv)
     o.out_dir = "play-out";
     o.clocks = (ar_clocks){10000, 1000, 10000, 5000};
     o.human_ms = 1800000;
+    o.page_timeout_s = AR_PAGE_TIMEOUT_S;
     ar_sb_args_init(&o.sb);
     okr_rules rules;
     ar_cli_human *human = NULL;
@@ -364,8 +376,8 @@ int ar_play_main(int argc, char **argv)
     if (rc == AR_EXIT_OK && o.hint.n)
         rc = ar_cli_bots_finish(&o.hint);
     /* the page's socket first: the sandbox may move the arena into an empty network namespace */
-    if (rc == AR_EXIT_OK &&
-        !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms, o.clocks.startup_ms)))
+    if (rc == AR_EXIT_OK && !(human = ar_cli_human_new(o.tty, o.port, o.human, o.human_ms,
+                                                       o.clocks.startup_ms, o.page_timeout_s)))
         rc = AR_EXIT_USAGE;
     ar_sandbox_cfg sandbox;
     if (rc == AR_EXIT_OK) {

@@ -111,6 +111,7 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->loop = loop;
     b->connect = cfg->connect;
     b->connect_ud = cfg->connect_ud;
+    b->gone = cfg->gone;
     b->name = ar_xstrdup(cfg->name ? cfg->name : "bot");
     b->path = ar_xstrdup(cfg->path ? cfg->path : "");
     b->cwd = cfg->cwd ? ar_xstrdup(cfg->cwd) : NULL;
@@ -724,7 +725,11 @@ static void broken(ar_bot *b, const char *what)
     }
     if (b->connect) { /* no process, no exit status to wait for: the seat has left */
         (void)what;   /* "closed its output" says nothing to a person */
-        ar_bot_fail(b, AR_V_RE, "", "", "left the game (quit, or closed its page or terminal)");
+        char why[200] = "";
+        if (b->gone && b->gone(b->connect_ud, why, sizeof why) == AR_V_TLE)
+            ar_bot_fail(b, AR_V_TLE, "gone", "", "%s", why);
+        else
+            ar_bot_fail(b, AR_V_RE, "", "", "left the game (quit)");
         return;
     }
     if (!b->eof) {

@@ -76,14 +76,19 @@ typedef enum ar_bot_state {
  * a program, ar_bot_start asks connect for the two ends the arena speaks the protocol over:
  * fds[0] is written (the seat's "stdin"), fds[1] read (its "stdout"); both are the arena's
  * to close. The seat is refereed like any bot (clocks, verdicts, record); pid stays 0, and
- * when its end closes it is RE at once (no exit status to wait for). 0, or -errno with a
+ * when its end closes it is judged at once (no exit status to wait for). 0, or -errno with a
  * message in err. */
 typedef int (*ar_seat_connect)(void *ud, struct event_base *base, int fds[2], char *err,
                                size_t cap);
+/* Why such a seat's end closed, asked when it does (ud = connect_ud): AR_V_TLE with the
+ * detail when the human went away without leaving (a closed page or terminal counts as the
+ * human's timeout), AR_V_RE when they left ("quit"). NULL: always RE. */
+typedef int (*ar_seat_gone)(void *ud, char *detail, size_t cap);
 
 typedef struct ar_bot_config {
     ar_seat_connect connect; /* NULL: a program (path, argv) */
     void *connect_ud;
+    ar_seat_gone gone;    /* with connect: why its end closed (NULL: RE) */
     const char *name;     /* entrant name, for messages (copied) */
     const char *path;     /* absolute program path (copied) */
     char *const *argv;    /* copied */
@@ -121,6 +126,7 @@ typedef struct ar_bot {
     /* configuration */
     ar_seat_connect connect; /* a seat with no process (ar_bot_config) */
     void *connect_ud;
+    ar_seat_gone gone;
     char *name, *path;
     char **argv;
     char *cwd;  /* NULL: the arena's working folder */

@@ -556,6 +556,7 @@ static int make_bots(ar_match *m)
         if (e->connect) { /* a human seat: no program, no jail, the same clocks */
             ar_bot_config hc = {.connect = e->connect,
                                 .connect_ud = e->connect_ud,
+                                .gone = e->gone,
                                 .name = e->name,
                                 .clocks = e->clocks ? *e->clocks : m->cfg.clocks,
                                 .max_pending = m->cfg.max_pending,

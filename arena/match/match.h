@@ -58,6 +58,7 @@ typedef struct ar_entrant {
                                 and `own` are taken (a tour file's folder); NULL: the arena's */
     ar_seat_connect connect; /* a seat with no process, a human (bot.h); argv, path NULL */
     void *connect_ud;
+    ar_seat_gone gone;       /* why the human's end closed (bot.h); NULL: RE */
     const ar_clocks *clocks; /* its own clocks (a human's); NULL: the match's */
 } ar_entrant;
 

@@ -25,6 +25,8 @@ struct ap_browser {
     aw_waitlist *polls; /* /state?since= requests held until the seat changes */
     char *page;         /* play.html with the table drawing filled in */
     size_t page_len;
+    struct event *watch; /* ap_browser_set_page_timeout's check, or NULL */
+    double timeout_ms;
 };
 
 static void reply_state(struct evhttp_request *req, void *ud)
@@ -254,10 +256,43 @@ static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port,
     return b;
 }
 
+/* The page asks again as soon as a long poll is answered, and a poll is held POLL_S at most:
+ * once it has been opened, a page that has asked nothing for timeout_ms, and holds no poll,
+ * is closed (a tab closed, a browser quit, a laptop shut). */
+static void on_watch(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd;
+    (void)what;
+    ap_browser *b = ud;
+    double last = aw_server_last_request_ms(b->srv);
+    if (last > 0 && aw_waitlist_count(b->polls) == 0 && ar_now_ms() - last > b->timeout_ms) {
+        char why[160];
+        snprintf(why, sizeof why, "the human's page was closed: no request from it for %.0f s",
+                 b->timeout_ms / 1000);
+        ap_seat_gone(b->seat, why);
+    }
+}
+
+void ap_browser_set_page_timeout(ap_browser *b, double seconds)
+{
+    if (b->watch)
+        event_free(b->watch);
+    b->watch = NULL;
+    if (seconds <= 0)
+        return;
+    b->timeout_ms = seconds * 1000;
+    b->watch = event_new(b->base, -1, EV_PERSIST, on_watch, b);
+    double step = seconds < 4 ? seconds / 4 : 1;
+    struct timeval tv = {(time_t)step, (suseconds_t)((step - (double)(time_t)step) * 1e6)};
+    event_add(b->watch, &tv);
+}
+
 void ap_browser_free(ap_browser *b)
 {
     if (!b)
         return;
+    if (b->watch)
+        event_free(b->watch);
     ap_seat_on_change(b->seat, NULL, NULL);
     aw_waitlist_wake(b->polls); /* the final state, so the page says the game is over */
     /* let those answers leave (evhttp_free drops what is not written yet): half a second

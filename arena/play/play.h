@@ -24,6 +24,9 @@ ap_browser *ap_browser_new(struct event_base *base, ap_seat *seat, int port, cha
 ap_browser *ap_browser_new_fd(struct event_base *base, ap_seat *seat, int listen_fd, char *err,
                               size_t cap);
 void ap_browser_free(ap_browser *b);
+/* A page that was opened and then asks nothing for seconds (and holds no long poll) was
+ * closed: the seat is gone, the human's TLE (ap_seat_gone). 0: never (the default). */
+void ap_browser_set_page_timeout(ap_browser *b, double seconds);
 /* The URL with the token, to print. */
 void ap_browser_url(const ap_browser *b, char *out, size_t cap);
 
@@ -33,7 +36,7 @@ typedef struct ap_tty ap_tty;
 
 /* Read commands from in_fd (lines) and draw the table on out after every change, with ANSI
  * colours if colour. Commands: a number from the list, a move in the notation ("discard qs"),
- * help, quit. End of input = quit. */
+ * help, quit. End of input (the terminal closed) is the human's timeout (ap_seat_gone). */
 ap_tty *ap_tty_new(struct event_base *base, ap_seat *seat, int in_fd, FILE *out, int colour);
 void ap_tty_free(ap_tty *t);
 

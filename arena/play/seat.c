@@ -41,6 +41,7 @@ struct ap_seat {
     json_t *refused;  /* the last Refused, or NULL */
     uint64_t version;
     int over;
+    char gone[160]; /* why the human went away without leaving (ap_seat_gone), "" if not */
     ap_seat_cb cb;
     void *ud;
     ap_seat_base_cb on_base;
@@ -762,6 +763,23 @@ void ap_seat_detach(ap_seat *s)
     s->hask = s->hbot_id = 0;
     hint_stop(s);
     close_ends(s);
+}
+
+void ap_seat_gone(ap_seat *s, const char *why)
+{
+    if (s->over)
+        return;
+    snprintf(s->gone, sizeof s->gone, "%s", why);
+    ap_seat_leave(s);
+}
+
+int ap_seat_gone_verdict(void *ud, char *detail, size_t cap)
+{
+    const ap_seat *s = ud;
+    if (!s->gone[0])
+        return AR_V_RE;
+    snprintf(detail, cap, "%s", s->gone);
+    return AR_V_TLE;
 }
 
 void ap_seat_leave(ap_seat *s)

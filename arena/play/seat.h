@@ -39,6 +39,16 @@ uint64_t ap_seat_version(const ap_seat *s);
 /* 1 once the arena said Bye or hung up. */
 int ap_seat_over(const ap_seat *s);
 
+/* The human leaves the game: the seat's end closes and the match judges it RE ("left the
+ * game"), as a bot that exits. */
+void ap_seat_leave(ap_seat *s);
+/* The human went away without leaving (the page closed, the terminal gone): the same, but
+ * judged as the human's timeout, TLE with why as its detail (issue: "a closed tab or terminal
+ * is the human's timeout"). */
+void ap_seat_gone(ap_seat *s, const char *why);
+/* An ar_seat_gone (match/bot.h) for ar_entrant.gone, ud = the seat. */
+int ap_seat_gone_verdict(void *ud, char *detail, size_t cap);
+
 enum { AP_OK = 0, AP_STALE = -1, AP_RANGE = -2, AP_GONE = -3 };
 /* Answer decision id with legal[index]. AP_STALE: id is not the Decision waiting now (old,
  * replayed or not yet sent); AP_RANGE: no such legal action; AP_GONE: the seat has left. */
@@ -74,9 +84,6 @@ int ap_seat_find(const ap_seat *s, const char *text);
 /* Take the seat's ends off the loop and close them, telling nobody: before the match's loop
  * is freed (ar_match_free), which the seat outlives. */
 void ap_seat_detach(ap_seat *s);
-/* Leave the game: close the seat's ends (the arena then judges the seat RE). */
-void ap_seat_leave(ap_seat *s);
-
 /* Everything the seat knows, as JSON for the page: the last View, the legal actions of the
  * waiting Decision, the names, the events so far (their notation as the seat received it),
  * hand and game ends, the last refusal. Built only from what the seat received. */

@@ -133,10 +133,9 @@ static void on_input(evutil_socket_t fd, short what, void *ud)
     ssize_t n = read(fd, buf, sizeof buf);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
-    if (n <= 0) { /* the terminal closed: the human has left */
+    if (n <= 0) { /* the terminal closed without 'quit': the human's timeout */
         event_del(t->ev);
-        if (!ap_seat_over(t->seat))
-            ap_seat_leave(t->seat);
+        ap_seat_gone(t->seat, "the human's terminal closed without 'quit'");
         return;
     }
     for (ssize_t i = 0; i < n; i++) {
@@ -157,7 +156,10 @@ ap_tty *ap_tty_new(struct event_base *base, ap_seat *seat, int in_fd, FILE *out,
     t->colour = colour;
     t->in_fd = in_fd;
     t->ev = event_new(base, in_fd, EV_READ | EV_PERSIST, on_input, t);
-    event_add(t->ev, NULL);
+    /* epoll cannot watch a regular file or /dev/null: no human can type there, so say so at
+     * once instead of waiting out --human-ms */
+    if (!t->ev || event_add(t->ev, NULL) < 0)
+        ap_seat_gone(seat, "the human's input is not a terminal or a pipe (a file or /dev/null)");
     ap_seat_on_change(seat, on_change, t);
     return t;
 }
@@ -167,6 +169,7 @@ void ap_tty_free(ap_tty *t)
     if (!t)
         return;
     ap_seat_on_change(t->seat, NULL, NULL);
-    event_free(t->ev);
+    if (t->ev)
+        event_free(t->ev);
     free(t);
 }

@@ -35,6 +35,7 @@ struct aw_server {
     int n_routes;
     aw_counts counts;
     int frame_self;
+    double last_ok_ms; /* when a request last passed the token check (0: never) */
 };
 
 /* Everything a page from this server may do: run its own inline script and style, draw its
@@ -158,6 +159,7 @@ static void dispatch(struct evhttp_request *req, void *arg)
         forbid(s, req);
         return;
     }
+    s->last_ok_ms = ar_now_ms();
     if (by_query) {
         char set[160];
         snprintf(set, sizeof set, "%s=%s; Path=/; HttpOnly; SameSite=Strict", s->cookie, s->token);
@@ -264,6 +266,11 @@ void aw_server_free(aw_server *s)
     for (int i = 0; i < s->n_routes; i++)
         free(s->routes[i].path);
     free(s);
+}
+
+double aw_server_last_request_ms(const aw_server *s)
+{
+    return s->last_ok_ms;
 }
 
 int aw_server_port(const aw_server *s)

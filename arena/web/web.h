@@ -52,6 +52,9 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
 void aw_server_free(aw_server *s);
 
 int aw_server_port(const aw_server *s);
+/* When (ar_now_ms) a request last came with the token, whatever it asked; 0 if none has yet.
+ * A page that long-polls asks at least that often: its silence means it was closed. */
+double aw_server_last_request_ms(const aw_server *s);
 /* The token: 32 lowercase hex digits. */
 const char *aw_server_token(const aw_server *s);
 /* "http://127.0.0.1:PORT" + path + "?t=TOKEN" into out: the URL to print for the user. */

@@ -77,6 +77,60 @@ check "quit: arena play ends by itself and exits 0" test $? -eq 0
 check "quit: the human's seat is RE 'left the game' in the record" py "$TMP/quit" \
     'bots["you"]["errors"]["RE"] == 1' '"left the game" in open("'"$TMP/quit"'/games.jsonl").read()'
 
+# a closed page is the human's timeout: while the page holds a long poll (or asks again) the
+# seat waits for the human; once it has asked nothing for --page-timeout seconds the seat is
+# TLE (clock "gone"), the match records it and ends by itself
+"$ARENA" play --rules gin --bot @random --seed 3 --page-timeout 2 -o "$TMP/gone" \
+    >"$TMP/gone.out" 2>&1 </dev/null &
+gpid=$!
+for i in $(seq 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$TMP/gone.out" 2>/dev/null) && break
+    sleep 0.1
+done
+python3 - "$url" <<'PY' >"$TMP/gone.poll"
+import http.client, json, sys, time, urllib.parse
+u = urllib.parse.urlparse(sys.argv[1])
+tok = {"X-Okr-Token": u.query[2:]}
+def get(path, timeout=30):
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    c.request("GET", path, headers=tok)
+    r = c.getresponse()
+    return r.status, r.read()
+st, body = get("/")
+v = json.loads(get("/state")[1])["version"]
+# an open page: one long poll held for 5 s, more than the page timeout
+try:
+    get("/state?since=%d" % v, timeout=5)
+except OSError:
+    pass
+print("page", st)
+PY
+check "gone: an open page (a held long poll) keeps the seat past --page-timeout" kill -0 $gpid
+for i in $(seq 150); do kill -0 "$gpid" 2>/dev/null || break; sleep 0.1; done
+check "gone: once the page is silent, arena play ends by itself within the timeout" \
+    bash -c "! kill -0 $gpid 2>/dev/null"
+kill "$gpid" 2>/dev/null
+wait "$gpid"
+check "gone: exits 0" test $? -eq 0
+check "gone: the human's seat is TLE, clock gone, 'page was closed'" py "$TMP/gone" \
+    'bots["you"]["errors"]["TLE"] == 1' \
+    '[(v["verdict"], v["clock"]) for v in g[0]["verdicts"]] == [("TLE", "gone")]' \
+    '"page was closed: no request from it for 2 s" in g[0]["verdicts"][0]["detail"]'
+# a terminal that closes (end of input, without 'quit') is the human's timeout too
+true | timeout 60 "$ARENA" play --tty --rules gin --bot @random --seed 3 -o "$TMP/ttygone" \
+    >"$TMP/ttygone.out" 2>&1
+check "tty closed: exits 0" test $? -eq 0
+check "tty closed: the human's seat is TLE 'terminal closed'" py "$TMP/ttygone" \
+    'bots["you"]["errors"]["TLE"] == 1' \
+    '"terminal closed without" in open("'"$TMP/ttygone"'/games.jsonl").read()'
+# input nobody can type into (epoll cannot watch /dev/null): said at once, not after 30 min
+timeout 60 "$ARENA" play --tty --rules gin --bot @random --seed 3 -o "$TMP/ttynull" \
+    </dev/null >"$TMP/ttynull.out" 2>&1
+check "tty on /dev/null: exits 0 at once" test $? -eq 0
+check "tty on /dev/null: TLE, 'not a terminal or a pipe'" py "$TMP/ttynull" \
+    'bots["you"]["errors"]["TLE"] == 1' \
+    '"not a terminal or a pipe" in open("'"$TMP/ttynull"'/games.jsonl").read()'
+
 # the human's clock: a seat that does not answer within --human-ms gets a TLE, as a bot would
 sleep 4 | timeout 60 "$ARENA" play --tty --human-ms 300 --rules gin --bot @random --seed 3 \
     -o "$TMP/tle" >"$TMP/tle.out" 2>&1
