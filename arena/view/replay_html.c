@@ -199,11 +199,11 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
             sb_put(b, ", melding a new %s: ", meld_word(m));
             meld_text(b, m);
         } else if (a->how == OKR_HOW_ADD && m) {
-            sb_put(b, ", adding it to meld %d", ev->meld + 1);
+            sb_put(b, ", adding it to meld %d", ev->meld);
             if (a->as != ev->card)
                 sb_put(b, " as %s", okr_card_str(a->as, d));
         } else if (a->how == OKR_HOW_JOKER) {
-            sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld + 1);
+            sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld);
         }
         break;
     case OKR_A_MELD:
@@ -213,13 +213,12 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
         }
         break;
     case OKR_A_ADD:
-        sb_put(b, "adds %s to meld %d", okr_card_str(a->card, c), ev->meld + 1);
+        sb_put(b, "adds %s to meld %d", okr_card_str(a->card, c), ev->meld);
         if (a->as != a->card)
             sb_put(b, " as %s", okr_card_str(a->as, d));
         break;
     case OKR_A_REPLACE:
-        sb_put(b, "puts a natural in place of the Joker of meld %d and takes the Joker",
-               ev->meld + 1);
+        sb_put(b, "puts a natural in place of the Joker of meld %d and takes the Joker", ev->meld);
         break;
     case OKR_A_DISCARD:
         sb_put(b, "discards %s", okr_card_str(a->card, c));

@@ -114,7 +114,7 @@ var okrTable = (function () {
     centre.appendChild(pbox);
     o.root.insertBefore(centre, o.root.firstChild);
     o.root.insertBefore(seats, centre);
-    var meldTag = o.meldTag || function (k, m) { return '#' + (k + 1) + ' ' + m[1]; };
+    var meldTag = o.meldTag || function (k, m) { return '#' + k + ' ' + m[1]; };
     var sub = o.sub || function (f, s) { return f.hn[s] + ' card' + (f.hn[s] === 1 ? '' : 's') + ' in hand'; };
 
     function seatBox(s) {
