@@ -1478,7 +1478,7 @@ static void shutdown_bots(ar_match *m, const char *reason)
     ar_spawn_kill_adopted(NULL, 0);
     /* reap them all, adopted ones too, so that nothing outlives the match (not even a zombie) */
     deadline = ar_now_ms() + 3000;
-    while (ar_loop_reap(m->loop) && ar_now_ms() < deadline) {
+    while (ar_loop_reap(m->loop) && ar_spawn_children() > 0 && ar_now_ms() < deadline) {
         ar_spawn_kill_adopted(NULL, 0);
         loop_wait(m, 10);
     }
