@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "util/util.h"
+#include "view/view.h"
 
 enum {
     MAX_TABLES = 64,   /* games followed at once (a tournament plays `jobs` at a time) */
@@ -327,10 +328,12 @@ static int id_ok(const char *id)
     return 1;
 }
 
-static table *table_find(const al_feed *f, const char *id)
+/* By its id (the record's name), or with pub by the id viewers know (av_public_id): only the
+ * latter comes from a request, so a viewer cannot test a guess of the seed. */
+static table *table_find(const al_feed *f, const char *id, int pub)
 {
     for (int i = 0; i < MAX_TABLES; i++)
-        if (f->t[i] && strcmp(f->t[i]->id, id) == 0)
+        if (f->t[i] && strcmp(pub ? av_public_id(f->t[i]->id) : f->t[i]->id, id) == 0)
             return f->t[i];
     return NULL;
 }
@@ -347,7 +350,7 @@ void al_feed_touch(al_feed *f, const char *name)
     id[n - 6] = '\0';
     if (!id_ok(id))
         return;
-    table *t = table_find(f, id);
+    table *t = table_find(f, id, 0);
     if (t) {
         if (t->ended) { /* the same game started again (a set played again): follow anew */
             for (int i = 0; i < MAX_TABLES; i++)
@@ -467,7 +470,7 @@ static json_t *standings(const al_feed *f, int *final)
 /* A table as released: who plays, which hand, the totals after the last hand, the last moves. */
 static json_t *table_json(const table *t)
 {
-    return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", t->id, "names",
+    return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", av_public_id(t->id), "names",
                      t->names ? json_incref(t->names) : json_array(), "totals",
                      t->totals ? json_incref(t->totals) : json_null(), "hand", (json_int_t)t->hand,
                      "actions", (json_int_t)t->actions, "moves",
@@ -487,11 +490,12 @@ static void build(al_feed *f)
     json_t *recent = json_array();
     for (long long i = f->frel - 1; i >= 0 && i >= f->frel - RECENT; i--) {
         const json_t *g = f->f[i].game;
-        json_array_append_new(recent,
-                              json_pack("{s:O,s:O,s:O,s:O}", "id", json_object_get(g, "game_id"),
-                                        "names", json_object_get(g, "names"), "totals",
-                                        json_object_get(g, "final_total"), "placements",
-                                        json_object_get(g, "placements")));
+        json_array_append_new(
+            recent,
+            json_pack("{s:s,s:O,s:O,s:O}", "id",
+                      av_public_id(json_string_value(json_object_get(g, "game_id"))), "names",
+                      json_object_get(g, "names"), "totals", json_object_get(g, "final_total"),
+                      "placements", json_object_get(g, "placements")));
     }
     /* packed with the current version first: a rebuild that shows nothing new (a hidden, ended
      * table freed) keeps the version, so it does not answer every held long poll */
@@ -624,19 +628,19 @@ const char *al_feed_records_dir(const al_feed *f)
     return f->records;
 }
 
-int al_feed_game_released(const al_feed *f, const char *id)
+const char *al_feed_game_released(const al_feed *f, const char *id)
 {
     if (!id_ok(id))
-        return 0;
+        return NULL;
     for (long long i = 0; i < f->frel; i++)
-        if (strcmp(f->f[i].id, id) == 0)
-            return 1;
-    return 0;
+        if (strcmp(av_public_id(f->f[i].id), id) == 0)
+            return f->f[i].id;
+    return NULL;
 }
 
 char *al_feed_table_record(const al_feed *f, const char *id, size_t *len)
 {
-    const table *t = id_ok(id) ? table_find(f, id) : NULL;
+    const table *t = id_ok(id) ? table_find(f, id, 1) : NULL;
     if (!t || t->released == 0)
         return NULL;
     size_t n = 1;

@@ -206,16 +206,18 @@ static void send_replay(al_server *s, struct evhttp_request *req, int live)
         unlink(tmpl);
         snprintf(path, sizeof path, "/proc/self/fd/%d", tmpfd);
     } else {
-        if (!al_feed_game_released(s->feed, id)) {
+        const char *full = al_feed_game_released(s->feed, id);
+        if (!full) {
             aw_reply_error(req, 404, "no such finished game");
             return;
         }
-        snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
+        snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, full);
     }
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    av_replay_opts ro = {.seat = AV_SPECTATOR, .back = NULL, .partial = live};
+    /* no seed: a spectator who had it could work out the deals of games not played yet */
+    av_replay_opts ro = {.seat = AV_SPECTATOR, .back = NULL, .partial = live, .no_seed = 1};
     ro.clocks = av_folder_clocks(s->dir);
     int rc = m ? av_replay_html(path, &ro, m, err, sizeof err) : -1;
     if (m)
@@ -252,7 +254,7 @@ static void send_report(struct evhttp_request *req, void *arg)
     if (!s->report) {
         char err[512] = "";
         FILE *m = open_memstream(&s->report, &s->report_len);
-        av_report_opts ro = {.format = AV_FMT_HTML, .max_games = 200};
+        av_report_opts ro = {.format = AV_FMT_HTML, .max_games = 200, .no_seed = 1};
         int rc = m ? av_report(s->dir, &ro, m, err, sizeof err) : -1;
         if (m)
             fclose(m);

@@ -79,3 +79,11 @@ int av_template(FILE *out, const unsigned char *tmpl, unsigned long len,
     }
     return 0;
 }
+
+const char *av_public_id(const char *id)
+{
+    if (!id || (id[0] != 't' && id[0] != 'm') || id[1] < '0' || id[1] > '9')
+        return id;
+    size_t n = 1 + strspn(id + 1, "0123456789");
+    return id[n] == '-' && id[n + 1] ? id + n + 1 : id;
+}

@@ -109,7 +109,9 @@ import json,sys; s=json.loads(sys.argv[1]); r=json.load(open(sys.argv[2]))
 sys.exit(not (s['games']==4 and s['state']=='finished' and s['final'] and
   sorted(x['name'] for x in s['standings'])==sorted(b['name'] for b in r['bots'])))" "$late" "$TMP/m/results.json"
 check "the match's replay pages are served" test "$(curl -s -o /dev/null -w '%{http_code}' \
-    "$BASE/replay?game=m1-d0-r0&t=$T")" = 200
+    "$BASE/replay?game=d0-r0&t=$T")" = 200
+check "  by the id without the seed only (m1-d0-r0: 404)" test "$(curl -s -o /dev/null -w '%{http_code}' \
+    "$BASE/replay?game=m1-d0-r0&t=$T")" = 404
 if python3 "$HERE/client.py" "$URL" "$TMP/m" polls >"$TMP/polls" 2>&1; then
     ok "600 long polls: those beyond the cap refused at once, the server still answers"
 else
