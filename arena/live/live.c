@@ -50,7 +50,8 @@ extern const unsigned long av_asset_report_css_len;
 enum {
     MAX_WAITERS = 512,   /* long polls held at once */
     POLL_HOLD_S = 25,    /* a long poll is answered after this long even without news */
-    TICK_MS = 100,       /* how often the run's files are looked at */
+    TICK_MS = 250,       /* how often the run's files are read, and at most how often the held long
+                            polls are answered (each answer costs every viewer a request) */
     MAX_HEADERS = 8192,  /* bytes of request line and headers */
     MAX_BODY = 1024,     /* every route is GET: no request needs a body */
     IDLE_TIMEOUT_S = 40, /* a connection that sends nothing is closed */

@@ -144,6 +144,35 @@ wait $ipid
 check "SIGINT mid-run: status 1, not lingering (got $?)" test $? -eq 1
 check "  no server process is left" gone "$ISRV" "$(port_of "$URL")"
 
+# a live record is written out at most every 100 ms, not per line, yet a move never waits for
+# the next bot's long think: greedy_bot's quick move after a move of the slow bot (2 s a
+# decision) is on disk within a second of that move, while the slow bot thinks again (the
+# match's timer writes it; without it, it would wait the 2 s)
+"$ARENA" match --rules gin --bot "$(helper slow --sleep-ms 2000)" --bot "$B/bots/greedy_bot" \
+    --games 2 --out "$TMP/r" --quiet --serve --serve-linger 0 >/dev/null 2>&1 &
+rpid=$!
+python3 -c "
+import glob, json, sys, time
+first, names, end = {}, None, time.time() + 10
+while time.time() < end:
+    time.sleep(0.05)
+    for rec in glob.glob(sys.argv[1] + '/records/*d0-r0.jsonl'):
+        lines = open(rec).read().split('\n')[:-1]  # complete lines only
+        for k, l in enumerate(lines):
+            j = json.loads(l)
+            if k == 0:
+                names = j['names']
+            elif j['type'] == 'action' and k not in first:
+                first[k] = (time.time(), names[j['seat']])
+pairs = [first[k][0] - first[k - 1][0] for k in first
+         if k - 1 in first and first[k][1] == 'greedy_bot' and first[k - 1][1] == 'okrh_slow']
+print(' '.join('%.2f' % d for d in pairs))
+sys.exit(not pairs or max(pairs) > 1.0)" "$TMP/r" >"$TMP/lat" 2>&1
+lat=$?
+check "a quick move after a slow one is on disk within 1 s, not after the next think ($(cat "$TMP/lat") s)" test $lat -eq 0
+kill -TERM $rpid 2>/dev/null
+wait $rpid 2>/dev/null
+
 # bad flags
 "$ARENA" match --rules gin --bot @random --bot @random --games 2 --out "$TMP/x" --serve 70000 \
     >/dev/null 2>"$TMP/e1"
