@@ -3,7 +3,7 @@
  *
  * Many viewers must not slow the games, so the server is never called from the game loop: it
  * runs in a process of its own, forked before the run, and only reads what the run writes
- * anyway (journal.jsonl or games.jsonl, the records as they are flushed line by line, and
+ * anyway (journal.jsonl or games.jsonl, the records as they are written out every 100 ms, and
  * results.json at the end). The arena keeps no thread for it: a tournament forks its set
  * workers, and a fork across another thread can leave a lock held forever in the child.
  * Every change becomes one JSON snapshot, built once and sent as the same bytes to every
