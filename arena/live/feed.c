@@ -50,9 +50,15 @@ typedef struct table {
     int released; /* lines released */
     int ended;    /* a result or aborted line was read */
     double ended_at;
-    /* what the released lines say, kept up to date line by line (never re-read) */
+    /* what the released lines say. Releasing a line only notes where the moves and totals
+     * are (a look at its type); the last MOVES actions and the last totals are parsed when the
+     * snapshot is built (table_json), a few times a second, not once per line (parsing every
+     * line was most of the server's work) */
     json_t *names, *totals, *moves;
     long long hand, actions;
+    int act[MOVES]; /* line index of the last MOVES actions released: act[k % MOVES] */
+    int tot_line;   /* line index of the last hand_end or result released, -1: none */
+    int stale;      /* moves or totals to parse again */
 } table;
 
 typedef struct ent {
@@ -268,37 +274,79 @@ static void table_clear(table *t)
     json_decref(t->moves);
     t->names = t->totals = t->moves = NULL;
     t->hand = t->actions = 0;
+    t->tot_line = -1;
+    t->stale = 0;
 }
 
-/* One more line released: what a spectator sees changes by it. */
-static void table_release(table *t, const char *line)
+/* The type of a record line: the arena writes "type" first ({"type":"action",...), so a look at
+ * its start is enough; another line is parsed. Copies it into out ("" when it has none). */
+static void line_type(const char *line, char *out, size_t cap)
 {
+    static const char pre[] = "{\"type\":\"";
+    out[0] = '\0';
+    if (strncmp(line, pre, sizeof pre - 1) == 0) {
+        const char *p = line + sizeof pre - 1;
+        size_t n = strcspn(p, "\"\\");
+        if (p[n] == '"' && n < cap) {
+            memcpy(out, p, n);
+            out[n] = '\0';
+        }
+        return;
+    }
     json_t *j = json_loads(line, 0, NULL);
     const char *type = json_string_value(json_object_get(j, "type"));
-    if (!t->moves)
-        t->moves = json_array();
-    if (!type) {
-    } else if (strcmp(type, "header") == 0) {
+    if (type)
+        snprintf(out, cap, "%s", type);
+    json_decref(j);
+}
+
+/* One more line released (line index k): what a spectator sees changes by it. */
+static void table_release(table *t, int k)
+{
+    char type[32];
+    line_type(t->l[k].text, type, sizeof type);
+    if (strcmp(type, "header") == 0) {
+        json_t *j = json_loads(t->l[k].text, 0, NULL);
         json_decref(t->names);
         t->names = json_incref(json_object_get(j, "names"));
+        json_decref(j);
     } else if (strcmp(type, "action") == 0) {
+        t->act[t->actions % MOVES] = k;
         t->actions++;
+        t->stale = 1;
+    } else if (strcmp(type, "hand_end") == 0 || strcmp(type, "result") == 0) {
+        t->tot_line = k;
+        t->stale = 1;
+    }
+}
+
+/* The moves and totals as the released lines say, parsed from the few lines that hold them. */
+static void table_parse(table *t)
+{
+    if (!t->stale)
+        return;
+    t->stale = 0;
+    json_decref(t->moves);
+    t->moves = json_array();
+    long long from = t->actions > MOVES ? t->actions - MOVES : 0;
+    for (long long q = from; q < t->actions; q++) {
+        json_t *j = json_loads(t->l[t->act[q % MOVES]].text, 0, NULL);
         t->hand = json_integer_value(json_object_get(j, "hand"));
         json_t *m = json_object();
         json_object_set(m, "seat", json_object_get(j, "seat"));
         json_object_set(m, "action", json_object_get(j, "action"));
         json_object_set(m, "hand", json_object_get(j, "hand"));
         json_array_append_new(t->moves, m);
-        if (json_array_size(t->moves) > MOVES)
-            json_array_remove(t->moves, 0);
-    } else if (strcmp(type, "hand_end") == 0) {
-        json_decref(t->totals);
-        t->totals = json_incref(json_object_get(j, "totals"));
-    } else if (strcmp(type, "result") == 0) {
-        json_decref(t->totals);
-        t->totals = json_incref(json_object_get(j, "final_total"));
+        json_decref(j);
     }
-    json_decref(j);
+    if (t->tot_line >= 0) {
+        json_t *j = json_loads(t->l[t->tot_line].text, 0, NULL);
+        const char *type = json_string_value(json_object_get(j, "type"));
+        json_decref(t->totals);
+        t->totals = json_incref(
+            json_object_get(j, type && strcmp(type, "result") == 0 ? "final_total" : "totals"));
+        json_decref(j);
+    }
 }
 
 static void table_free(table *t)
@@ -368,6 +416,7 @@ void al_feed_touch(al_feed *f, const char *name)
     if (slot < 0)
         return; /* more games at once than we show */
     t = ar_xcalloc(1, sizeof *t);
+    t->tot_line = -1;
     snprintf(t->id, sizeof t->id, "%s", id);
     t->fl.path = path_join(f->records, name);
     f->t[slot] = t;
@@ -468,8 +517,9 @@ static json_t *standings(const al_feed *f, int *final)
 }
 
 /* A table as released: who plays, which hand, the totals after the last hand, the last moves. */
-static json_t *table_json(const table *t)
+static json_t *table_json(table *t)
 {
+    table_parse(t);
     return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", av_public_id(t->id), "names",
                      t->names ? json_incref(t->names) : json_array(), "totals",
                      t->totals ? json_incref(t->totals) : json_null(), "hand", (json_int_t)t->hand,
@@ -483,7 +533,7 @@ static void build(al_feed *f)
     json_t *st = standings(f, &final);
     json_t *tables = json_array();
     for (int i = 0; i < MAX_TABLES; i++) {
-        const table *t = f->t[i];
+        table *t = f->t[i];
         if (t && t->released > 0 && !(t->ended && t->released == t->n))
             json_array_append_new(tables, table_json(t));
     }
@@ -583,7 +633,7 @@ int al_feed_poll(al_feed *f, double now)
             follow_read(&t->fl, on_table_line, ud);
         }
         while (t->released < t->n && t->l[t->released].seen + f->delay_ms <= now) {
-            table_release(t, t->l[t->released].text);
+            table_release(t, t->released);
             t->released++;
             f->dirty = 1;
         }

@@ -160,6 +160,28 @@ static void test_feed(void **state)
                         "discard 5C");
     json_decref(j);
 
+    /* a hand ends and 20 more moves follow: the totals after the hand, the hand of the last
+     * move, and its last 16 moves in order */
+    char more[4096] = "{\"type\":\"hand_end\",\"hand\":1,\"totals\":[3,4]}\n";
+    for (int q = 0; q < 20; q++)
+        snprintf(more + strlen(more), sizeof more - strlen(more),
+                 "{\"type\":\"action\",\"n\":%d,\"hand\":2,\"seat\":%d,\"action\":\"m%d\"}\n",
+                 q + 2, q % 2, q);
+    put("records/t42-g5.jsonl", more, "a");
+    al_feed_poll(f, 7550);
+    al_feed_poll(f, 8550);
+    j = snap(f);
+    t = json_array_get(json_object_get(j, "tables"), 0);
+    assert_int_equal(num(t, "actions"), 22);
+    assert_int_equal(num(t, "hand"), 2);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(t, "totals"), 1)), 4);
+    json_t *mv = json_object_get(t, "moves");
+    assert_int_equal(json_array_size(mv), 16);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(mv, 0), "action")), "m4");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(mv, 15), "action")),
+                        "m19");
+    json_decref(j);
+
     /* the game ends: once released it is hidden from the tables; freeing it delay + 2 s later
      * changes nothing shown, so the version stays (a new version answers every long poll) */
     put("records/t42-g5.jsonl", "{\"type\":\"result\",\"totals\":[1,2]}\n", "a");
