@@ -22,8 +22,11 @@ trap 'rm -rf "$TMP"' EXIT
 } >"$TMP/b.tour"
 
 cat >"$TMP/viewers.py" <<'PY'
-import json, sys, threading, time, urllib.parse, http.client
-url, n = sys.argv[1], int(sys.argv[2])
+# viewers.py URL N OUTFILE: N viewers long-polling the state until SIGTERM, which writes to
+# OUTFILE how many answers each got (the first, immediate one not counted: only answers to a
+# held poll, that is news during the run) and exits.
+import json, os, signal, sys, threading, time, urllib.parse, http.client
+url, n, outfile = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 u = urllib.parse.urlparse(url)
 tok = urllib.parse.parse_qs(u.query)["t"][0]
 got = [0] * n
@@ -39,15 +42,20 @@ def viewer(i):
                 r = c.getresponse()
                 body = r.read()
                 if r.status == 200:
+                    if v > 0:
+                        got[i] += 1
                     v = json.loads(body)["version"]
-                    got[i] += 1
         except Exception:
             time.sleep(0.05)  # the server went away at the end of the run
+def done(*_):
+    with open(outfile, "w") as f:
+        f.write("%d %d %d\n" % (sum(got), sum(1 for g in got if g > 0), min(got)))
+    os._exit(0)
+signal.signal(signal.SIGTERM, done)
 for i in range(n):
     threading.Thread(target=viewer, args=(i,), daemon=True).start()
 while True:
     time.sleep(1)
-    open(sys.argv[3], "w").write("%d\n" % sum(got))
 PY
 
 run() { # MODE ROUND: prints games/s
@@ -66,9 +74,12 @@ run() { # MODE ROUND: prints games/s
         python3 "$TMP/viewers.py" "$url" 20 "$TMP/answers" &
         local vp=$!
         wait $pid
-        kill $vp 2>/dev/null
+        kill -TERM $vp 2>/dev/null || true
         wait $vp 2>/dev/null || true
-        echo "   (20 viewers got $(cat "$TMP/answers" 2>/dev/null || echo '?') state answers)" >&2
+        local a=(0 0 0)
+        [ -s "$TMP/answers" ] && read -r -a a <"$TMP/answers"
+        rm -f "$TMP/answers"
+        echo "   (the viewers got ${a[0]} state answers to held polls during the run; ${a[1]} of 20 got at least one, the fewest ${a[2]})" >&2
     else
         "$ARENA" tournament "$TMP/b.tour" --out "$out" --jobs 2 --quiet "${extra[@]}" 2>/dev/null
     fi

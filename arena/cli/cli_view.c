@@ -50,7 +50,10 @@ static int write_pages(const char *record, const char *dir, const char *stem, in
             snprintf(path, sizeof path, "%s/%s.html", dir, stem);
         else
             snprintf(path, sizeof path, "%s/%s.seat%d.html", dir, stem, v);
-        av_replay_opts o = {v < 0 ? AV_SPECTATOR : v, mode == EACH ? stem : NULL, back, clocks, 0};
+        av_replay_opts o = {.seat = v < 0 ? AV_SPECTATOR : v,
+                            .base = mode == EACH ? stem : NULL,
+                            .back = back,
+                            .clocks = clocks};
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         FILE *f = fopen(tmp, "w");
@@ -217,8 +220,8 @@ int ar_replay_html_main(int argc, char **argv)
     if (out && mode >= 0) {
         char *base = stem;
         stem = NULL;
-        av_replay_opts o = {mode, NULL, NULL, is_dir ? av_folder_clocks(file) : (av_clocks){0, 0},
-                            0};
+        av_replay_opts o = {.seat = mode,
+                            .clocks = is_dir ? av_folder_clocks(file) : (av_clocks){0, 0}};
         char err[600];
         FILE *f = fopen(out, "w");
         rc = AR_EXIT_FAIL;
@@ -314,7 +317,7 @@ int ar_report_main(int argc, char **argv)
         ar_report_usage(stderr);
         return AR_EXIT_USAGE;
     }
-    av_report_opts o = {AV_FMT_TEXT, NULL, NULL, 2000, "logs"};
+    av_report_opts o = {.format = AV_FMT_TEXT, .max_games = 2000, .log_dir = "logs"};
     char rdir[4096];
     if (!fmt && out)
         fmt = ends_with(out, ".html")   ? "html"

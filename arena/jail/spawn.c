@@ -64,6 +64,9 @@ struct ll_attr {
 
 extern char **environ;
 
+/* ar_spawn_spare's child (the live server): not a bot's orphan */
+static pid_t spared;
+
 /* ---- Command strings -------------------------------------------------------------------- */
 
 static void set_err(char *err, size_t cap, const char *msg)
@@ -853,6 +856,7 @@ pid_t ar_spawn_worker(void (*fn)(void *arg), void *arg, int keep_fd)
         return -errno;
     if (pid > 0)
         return pid;
+    spared = 0; /* the parent's spared child is not ours */
     /* die with the parent (which may already be gone); its signal handlers are not ours */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent)
@@ -1941,33 +1945,66 @@ double ar_spawn_cpu_ms(pid_t pid)
     return (double)(ut + st + cut + cst) * 1000.0 / (double)tck;
 }
 
-int ar_spawn_kill_adopted(const pid_t *keep, int nkeep)
+void ar_spawn_spare(pid_t pid)
+{
+    spared = pid;
+}
+
+void ar_spawn_reaped(pid_t pid)
+{
+    if (pid > 0 && pid == spared)
+        spared = 0;
+}
+
+/* Our children besides the spared one (alive or zombies) into out[0..cap), from /proc; returns
+ * how many there are (possibly more than cap), or -1 when /proc is unreadable. */
+static int children_of_ours(pid_t *out, int cap)
 {
     DIR *d = opendir("/proc");
     if (!d)
-        return 0;
+        return -1;
     pid_t self = getpid();
-    int killed = 0;
+    int n = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if (*end || pid <= 0 || pid == self)
+        if (*end || pid <= 0 || pid == self || pid == spared)
             continue;
         char buf[1024];
         const char *p = proc_stat((pid_t)pid, buf, sizeof buf);
         long long ppid;
         if (!p || stat_field(p, 1, &ppid) || ppid != self)
             continue;
+        if (n < cap)
+            out[n] = (pid_t)pid;
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+int ar_spawn_kill_adopted(const pid_t *keep, int nkeep)
+{
+    pid_t kids[1024];
+    int n = children_of_ours(kids, 1024);
+    int killed = 0;
+    for (int k = 0; k < n && k < 1024; k++) {
         int kept = 0;
         for (int i = 0; i < nkeep; i++)
-            if (keep[i] == (pid_t)pid)
+            if (keep[i] == kids[k])
                 kept = 1;
         if (!kept) {
-            kill((pid_t)pid, SIGKILL);
+            kill(kids[k], SIGKILL);
             killed++;
         }
     }
-    closedir(d);
     return killed;
+}
+
+int ar_spawn_children(void)
+{
+    pid_t none[1];
+    int n = children_of_ours(none, 0);
+    return n < 0 ? 1 : n;
 }

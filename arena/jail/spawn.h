@@ -218,10 +218,23 @@ int ar_spawn_is_sanitized(const char *path);
  * Safe to call more than once; ESRCH is not an error. */
 void ar_spawn_kill(pid_t pid);
 
-/* Kill every process that is our child but not one of keep[0..nkeep): descendants of bots
- * that were re-parented to us as their subreaper. Reads /proc; returns how many it killed
- * (0 when /proc is unreadable). They are reaped by the caller's usual waitpid loop. */
+/* Kill every process that is our child but not one of keep[0..nkeep) nor the spared one
+ * (ar_spawn_spare): descendants of bots that were re-parented to us as their subreaper. Reads
+ * /proc; returns how many it killed (0 when /proc is unreadable). They are reaped by the
+ * caller's usual waitpid loop. */
 int ar_spawn_kill_adopted(const pid_t *keep, int nkeep);
+
+/* One child of ours that is neither a bot nor a bot's orphan, and outlives the match run in
+ * this process: the live server (arena/live, a worker started by the arena itself before the
+ * run). ar_spawn_kill_adopted leaves it alone and ar_spawn_children does not count it. 0: none.
+ * A worker forked later forgets it (it is not the worker's child). */
+void ar_spawn_spare(pid_t pid);
+/* The caller reaped pid (a waitpid(-1) loop may reap the spared child too): if it was the
+ * spared one, forget it, so that a later process with the same pid is not spared. */
+void ar_spawn_reaped(pid_t pid);
+/* How many children we have, alive or not reaped yet, besides the spared one (a /proc scan; 1
+ * when /proc is unreadable, as there may be some). */
+int ar_spawn_children(void);
 
 /* CPU time (user + system, all threads) of a live process, in milliseconds, from its CPU-time
  * clock (clock_getcpuclockid), else from /proc/PID/stat (which adds reaped children, at clock

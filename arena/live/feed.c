@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "util/util.h"
+#include "view/view.h"
 
 enum {
     MAX_TABLES = 64,   /* games followed at once (a tournament plays `jobs` at a time) */
@@ -49,9 +50,15 @@ typedef struct table {
     int released; /* lines released */
     int ended;    /* a result or aborted line was read */
     double ended_at;
-    /* what the released lines say, kept up to date line by line (never re-read) */
+    /* what the released lines say. Releasing a line only notes where the moves and totals
+     * are (a look at its type); the last MOVES actions and the last totals are parsed when the
+     * snapshot is built (table_json), a few times a second, not once per line (parsing every
+     * line was most of the server's work) */
     json_t *names, *totals, *moves;
     long long hand, actions;
+    int act[MOVES]; /* line index of the last MOVES actions released: act[k % MOVES] */
+    int tot_line;   /* line index of the last hand_end or result released, -1: none */
+    int stale;      /* moves or totals to parse again */
 } table;
 
 typedef struct ent {
@@ -267,37 +274,79 @@ static void table_clear(table *t)
     json_decref(t->moves);
     t->names = t->totals = t->moves = NULL;
     t->hand = t->actions = 0;
+    t->tot_line = -1;
+    t->stale = 0;
 }
 
-/* One more line released: what a spectator sees changes by it. */
-static void table_release(table *t, const char *line)
+/* The type of a record line: the arena writes "type" first ({"type":"action",...), so a look at
+ * its start is enough; another line is parsed. Copies it into out ("" when it has none). */
+static void line_type(const char *line, char *out, size_t cap)
 {
+    static const char pre[] = "{\"type\":\"";
+    out[0] = '\0';
+    if (strncmp(line, pre, sizeof pre - 1) == 0) {
+        const char *p = line + sizeof pre - 1;
+        size_t n = strcspn(p, "\"\\");
+        if (p[n] == '"' && n < cap) {
+            memcpy(out, p, n);
+            out[n] = '\0';
+        }
+        return;
+    }
     json_t *j = json_loads(line, 0, NULL);
     const char *type = json_string_value(json_object_get(j, "type"));
-    if (!t->moves)
-        t->moves = json_array();
-    if (!type) {
-    } else if (strcmp(type, "header") == 0) {
+    if (type)
+        snprintf(out, cap, "%s", type);
+    json_decref(j);
+}
+
+/* One more line released (line index k): what a spectator sees changes by it. */
+static void table_release(table *t, int k)
+{
+    char type[32];
+    line_type(t->l[k].text, type, sizeof type);
+    if (strcmp(type, "header") == 0) {
+        json_t *j = json_loads(t->l[k].text, 0, NULL);
         json_decref(t->names);
         t->names = json_incref(json_object_get(j, "names"));
+        json_decref(j);
     } else if (strcmp(type, "action") == 0) {
+        t->act[t->actions % MOVES] = k;
         t->actions++;
+        t->stale = 1;
+    } else if (strcmp(type, "hand_end") == 0 || strcmp(type, "result") == 0) {
+        t->tot_line = k;
+        t->stale = 1;
+    }
+}
+
+/* The moves and totals as the released lines say, parsed from the few lines that hold them. */
+static void table_parse(table *t)
+{
+    if (!t->stale)
+        return;
+    t->stale = 0;
+    json_decref(t->moves);
+    t->moves = json_array();
+    long long from = t->actions > MOVES ? t->actions - MOVES : 0;
+    for (long long q = from; q < t->actions; q++) {
+        json_t *j = json_loads(t->l[t->act[q % MOVES]].text, 0, NULL);
         t->hand = json_integer_value(json_object_get(j, "hand"));
         json_t *m = json_object();
         json_object_set(m, "seat", json_object_get(j, "seat"));
         json_object_set(m, "action", json_object_get(j, "action"));
         json_object_set(m, "hand", json_object_get(j, "hand"));
         json_array_append_new(t->moves, m);
-        if (json_array_size(t->moves) > MOVES)
-            json_array_remove(t->moves, 0);
-    } else if (strcmp(type, "hand_end") == 0) {
-        json_decref(t->totals);
-        t->totals = json_incref(json_object_get(j, "totals"));
-    } else if (strcmp(type, "result") == 0) {
-        json_decref(t->totals);
-        t->totals = json_incref(json_object_get(j, "final_total"));
+        json_decref(j);
     }
-    json_decref(j);
+    if (t->tot_line >= 0) {
+        json_t *j = json_loads(t->l[t->tot_line].text, 0, NULL);
+        const char *type = json_string_value(json_object_get(j, "type"));
+        json_decref(t->totals);
+        t->totals = json_incref(
+            json_object_get(j, type && strcmp(type, "result") == 0 ? "final_total" : "totals"));
+        json_decref(j);
+    }
 }
 
 static void table_free(table *t)
@@ -327,10 +376,12 @@ static int id_ok(const char *id)
     return 1;
 }
 
-static table *table_find(const al_feed *f, const char *id)
+/* By its id (the record's name), or with pub by the id viewers know (av_public_id): only the
+ * latter comes from a request, so a viewer cannot test a guess of the seed. */
+static table *table_find(const al_feed *f, const char *id, int pub)
 {
     for (int i = 0; i < MAX_TABLES; i++)
-        if (f->t[i] && strcmp(f->t[i]->id, id) == 0)
+        if (f->t[i] && strcmp(pub ? av_public_id(f->t[i]->id) : f->t[i]->id, id) == 0)
             return f->t[i];
     return NULL;
 }
@@ -347,7 +398,7 @@ void al_feed_touch(al_feed *f, const char *name)
     id[n - 6] = '\0';
     if (!id_ok(id))
         return;
-    table *t = table_find(f, id);
+    table *t = table_find(f, id, 0);
     if (t) {
         if (t->ended) { /* the same game started again (a set played again): follow anew */
             for (int i = 0; i < MAX_TABLES; i++)
@@ -365,6 +416,7 @@ void al_feed_touch(al_feed *f, const char *name)
     if (slot < 0)
         return; /* more games at once than we show */
     t = ar_xcalloc(1, sizeof *t);
+    t->tot_line = -1;
     snprintf(t->id, sizeof t->id, "%s", id);
     t->fl.path = path_join(f->records, name);
     f->t[slot] = t;
@@ -465,9 +517,10 @@ static json_t *standings(const al_feed *f, int *final)
 }
 
 /* A table as released: who plays, which hand, the totals after the last hand, the last moves. */
-static json_t *table_json(const table *t)
+static json_t *table_json(table *t)
 {
-    return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", t->id, "names",
+    table_parse(t);
+    return json_pack("{s:s,s:o,s:o,s:I,s:I,s:o}", "id", av_public_id(t->id), "names",
                      t->names ? json_incref(t->names) : json_array(), "totals",
                      t->totals ? json_incref(t->totals) : json_null(), "hand", (json_int_t)t->hand,
                      "actions", (json_int_t)t->actions, "moves",
@@ -480,18 +533,19 @@ static void build(al_feed *f)
     json_t *st = standings(f, &final);
     json_t *tables = json_array();
     for (int i = 0; i < MAX_TABLES; i++) {
-        const table *t = f->t[i];
+        table *t = f->t[i];
         if (t && t->released > 0 && !(t->ended && t->released == t->n))
             json_array_append_new(tables, table_json(t));
     }
     json_t *recent = json_array();
     for (long long i = f->frel - 1; i >= 0 && i >= f->frel - RECENT; i--) {
         const json_t *g = f->f[i].game;
-        json_array_append_new(recent,
-                              json_pack("{s:O,s:O,s:O,s:O}", "id", json_object_get(g, "game_id"),
-                                        "names", json_object_get(g, "names"), "totals",
-                                        json_object_get(g, "final_total"), "placements",
-                                        json_object_get(g, "placements")));
+        json_array_append_new(
+            recent,
+            json_pack("{s:s,s:O,s:O,s:O}", "id",
+                      av_public_id(json_string_value(json_object_get(g, "game_id"))), "names",
+                      json_object_get(g, "names"), "totals", json_object_get(g, "final_total"),
+                      "placements", json_object_get(g, "placements")));
     }
     /* packed with the current version first: a rebuild that shows nothing new (a hidden, ended
      * table freed) keeps the version, so it does not answer every held long poll */
@@ -579,7 +633,7 @@ int al_feed_poll(al_feed *f, double now)
             follow_read(&t->fl, on_table_line, ud);
         }
         while (t->released < t->n && t->l[t->released].seen + f->delay_ms <= now) {
-            table_release(t, t->l[t->released].text);
+            table_release(t, t->released);
             t->released++;
             f->dirty = 1;
         }
@@ -624,19 +678,19 @@ const char *al_feed_records_dir(const al_feed *f)
     return f->records;
 }
 
-int al_feed_game_released(const al_feed *f, const char *id)
+const char *al_feed_game_released(const al_feed *f, const char *id)
 {
     if (!id_ok(id))
-        return 0;
+        return NULL;
     for (long long i = 0; i < f->frel; i++)
-        if (strcmp(f->f[i].id, id) == 0)
-            return 1;
-    return 0;
+        if (strcmp(av_public_id(f->f[i].id), id) == 0)
+            return f->f[i].id;
+    return NULL;
 }
 
 char *al_feed_table_record(const al_feed *f, const char *id, size_t *len)
 {
-    const table *t = id_ok(id) ? table_find(f, id) : NULL;
+    const table *t = id_ok(id) ? table_find(f, id, 1) : NULL;
     if (!t || t->released == 0)
         return NULL;
     size_t n = 1;

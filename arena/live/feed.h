@@ -22,8 +22,11 @@ int al_feed_poll(al_feed *f, double now_ms);
 const char *al_feed_snapshot(const al_feed *f, size_t *len, long long *version);
 /* The records folder's path (for inotify), and whether it exists yet. */
 const char *al_feed_records_dir(const al_feed *f);
-/* A finished and released game id (so its replay may be shown): 1 yes, 0 no. */
-int al_feed_game_released(const al_feed *f, const char *id);
+/* Game ids: the snapshot and these calls use the ids viewers may know, without the run's seed
+ * (view's av_public_id: "s1-d0-T0-r1", not "t<seed>-s1-d0-T0-r1"). */
+/* A finished and released game (so its replay may be shown): its full id (the record's name),
+ * or NULL. */
+const char *al_feed_game_released(const al_feed *f, const char *id);
 /* The released lines of a game being played, as a record text (header first, no result):
  * malloc'd, or NULL if the game is not followed. */
 char *al_feed_table_record(const al_feed *f, const char *id, size_t *len);

@@ -1,26 +1,35 @@
-/* live.c - the spectator server (live.h): one thread, one libevent base, and okr_web's HTTP
- * layer (web/web.h) on a socket bound to 127.0.0.1 before the run starts.
+/* live.c - the spectator server (live.h): a process of its own, forked by the arena before the
+ * run (jail's ar_spawn_worker) with nothing of the arena's but stdio and the listening socket
+ * bound to 127.0.0.1 before the sandbox took the network away; one libevent base there, and
+ * okr_web's HTTP layer (web/web.h).
+ *
+ * Why a process and not a thread: the tournament forks its set workers while the server runs,
+ * and a fork copies only the forking thread. A lock another thread held at that moment (an
+ * allocator's: gcc 12's AddressSanitizer has no fork handler for its own) stays locked forever
+ * in the child. With the server in its own process the arena has no other thread to fork
+ * across, and the server never forks.
  *
  * okr_web refuses what is not for us before a handler runs: a wrong Host or Origin, a missing
  * or wrong token (?t=, its HttpOnly cookie or a header), oversized headers or bodies, unknown
  * paths. The handlers here take GET only, and game ids from ?game= against [A-Za-z0-9_.-]
  * without "..", so nothing outside the run's folder is ever opened. Long polls are held in
  * okr_web's capped wait list; beyond the cap a viewer gets 503 and retries. The run never
- * waits for this thread: it only reads files. */
+ * waits for the server: the server only reads files. */
 #include "live.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <netinet/in.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +37,7 @@
 #include <event2/http.h>
 
 #include "feed.h"
+#include "jail/spawn.h"
 #include "util/util.h"
 #include "view/view.h"
 #include "web/web.h"
@@ -40,23 +50,26 @@ extern const unsigned long av_asset_report_css_len;
 enum {
     MAX_WAITERS = 512,   /* long polls held at once */
     POLL_HOLD_S = 25,    /* a long poll is answered after this long even without news */
-    TICK_MS = 100,       /* how often the run's files are looked at */
+    TICK_MS = 250,       /* how often the run's files are read, and at most how often the held long
+                            polls are answered (each answer costs every viewer a request) */
     MAX_HEADERS = 8192,  /* bytes of request line and headers */
     MAX_BODY = 1024,     /* every route is GET: no request needs a body */
     IDLE_TIMEOUT_S = 40, /* a connection that sends nothing is closed */
 };
 
+/* Both sides: the arena fills the first part and forks; the server process makes the rest. */
 struct al_server {
     al_opts o;
     char *dir, *kind, *title;
+    int listen_fd; /* the arena's until the fork, then the server's fd 3 */
+    int port;
+    char token[33];
+    char url[160];
+    pid_t pid; /* the server process (arena side), 0 once reaped */
+    /* the server process */
     int ino, ino_wd;
-    char url[128];
-    pthread_t th;
-    int running;
-    atomic_int stop;
-    int wake; /* eventfd: al_stop wakes the loop at once (not at the next tick) */
-    struct event *woke;
     struct event_base *base;
+    struct event *term;
     aw_server *web;
     aw_waitlist *polls;
     struct event *tick;
@@ -194,16 +207,18 @@ static void send_replay(al_server *s, struct evhttp_request *req, int live)
         unlink(tmpl);
         snprintf(path, sizeof path, "/proc/self/fd/%d", tmpfd);
     } else {
-        if (!al_feed_game_released(s->feed, id)) {
+        const char *full = al_feed_game_released(s->feed, id);
+        if (!full) {
             aw_reply_error(req, 404, "no such finished game");
             return;
         }
-        snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
+        snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, full);
     }
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    av_replay_opts ro = {.seat = AV_SPECTATOR, .back = NULL, .partial = live};
+    /* no seed: a spectator who had it could work out the deals of games not played yet */
+    av_replay_opts ro = {.seat = AV_SPECTATOR, .back = NULL, .partial = live, .no_seed = 1};
     ro.clocks = av_folder_clocks(s->dir);
     int rc = m ? av_replay_html(path, &ro, m, err, sizeof err) : -1;
     if (m)
@@ -240,7 +255,7 @@ static void send_report(struct evhttp_request *req, void *arg)
     if (!s->report) {
         char err[512] = "";
         FILE *m = open_memstream(&s->report, &s->report_len);
-        av_report_opts ro = {.format = AV_FMT_HTML, .max_games = 200};
+        av_report_opts ro = {.format = AV_FMT_HTML, .max_games = 200, .no_seed = 1};
         int rc = m ? av_report(s->dir, &ro, m, err, sizeof err) : -1;
         if (m)
             fclose(m);
@@ -280,7 +295,7 @@ static void on_state(struct evhttp_request *req, void *arg)
     }
 }
 
-/* ---- The thread ------------------------------------------------------------------------------ */
+/* ---- The server process --------------------------------------------------------------------- */
 
 static void watch_records(al_server *s)
 {
@@ -326,10 +341,6 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     al_server *s = arg;
-    if (atomic_load(&s->stop)) {
-        event_base_loopbreak(s->base);
-        return;
-    }
     watch_records(s);
     read_inotify(s);
     double now = ar_now_ms();
@@ -342,131 +353,19 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         aw_waitlist_wake(s->polls);
 }
 
-static void on_wake(evutil_socket_t fd, short what, void *arg)
+/* SIGTERM from al_stop: leave the loop, so that the held polls get their 503 */
+static void on_term(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    al_server *s = arg;
-    event_base_loopbreak(s->base);
+    event_base_loopbreak(((al_server *)arg)->base);
 }
 
-static void *thread_main(void *arg)
+/* Everything the server process made (al_server's second part). */
+static void server_free(al_server *s)
 {
-    al_server *s = arg;
-    event_base_dispatch(s->base);
-    return NULL;
-}
-
-al_server *al_bind(const al_opts *o, char *err, size_t cap)
-{
-    char why[256];
-    int fd = aw_listen(o->port, why, sizeof why);
-    if (fd < 0) {
-        snprintf(err, cap, "--serve: %s", why);
-        return NULL;
-    }
-    al_server *s = ar_xcalloc(1, sizeof *s);
-    s->o = *o;
-    s->dir = ar_xstrdup(o->dir);
-    s->kind = ar_xstrdup(o->kind);
-    s->title = ar_xstrdup(o->title ? o->title : o->kind);
-    s->o.dir = s->dir;
-    s->ino = -1;
-    s->ino_wd = -1;
-    s->wake = -1;
-    /* the thread's base exists before the thread: requests wait in the socket's backlog
-     * until al_start runs its loop */
-    s->base = event_base_new();
-    aw_options wo = {.listen_fd = fd,
-                     .max_header_size = MAX_HEADERS,
-                     .max_body_size = MAX_BODY,
-                     .timeout_s = IDLE_TIMEOUT_S,
-                     .frame_self = 1}; /* the page frames a table's replay page */
-    s->web = s->base ? aw_server_new(s->base, &wo, why, sizeof why) : NULL;
-    if (!s->web) {
-        snprintf(err, cap, "--serve: %s", s->base ? why : "no event base");
-        close(fd);
-        al_stop(s);
-        return NULL;
-    }
-    aw_server_route(s->web, "/", send_page, s);
-    aw_server_route(s->web, "/state", on_state, s);
-    aw_server_route(s->web, "/report", send_report, s);
-    aw_server_route(s->web, "/replay", send_finished, s);
-    aw_server_route(s->web, "/table", send_table, s);
-    s->polls = aw_waitlist_new(s->base, MAX_WAITERS, POLL_HOLD_S, send_state, s);
-    aw_server_url(s->web, "/", s->url, sizeof s->url);
-    return s;
-}
-
-int al_start(al_server *s, char *err, size_t cap)
-{
-    s->feed = al_feed_new(s->dir, s->kind, s->title, s->o.delay_s);
-    s->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    struct timeval tv = {0, TICK_MS * 1000};
-    s->tick = event_new(s->base, -1, EV_PERSIST, on_tick, s);
-    event_add(s->tick, &tv);
-    s->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (s->wake >= 0) {
-        s->woke = event_new(s->base, s->wake, EV_READ, on_wake, s);
-        event_add(s->woke, NULL);
-    }
-    /* the thread takes no signal: Ctrl-C stays the run's */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int rc = pthread_create(&s->th, NULL, thread_main, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        snprintf(err, cap, "--serve: cannot start a thread: %s", strerror(rc));
-        return -1;
-    }
-    s->running = 1;
-    return 0;
-}
-
-const char *al_url(const al_server *s)
-{
-    return s->url;
-}
-
-void al_linger(al_server *s, double seconds)
-{
-    if (!s || !s->running || seconds == 0)
-        return;
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
-    if (seconds < 0) {
-        int sig = 0;
-        sigwait(&set, &sig);
-    } else {
-        struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
-        while (sigtimedwait(&set, NULL, &ts) < 0 && errno == EINTR)
-            ;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-void al_stop(al_server *s)
-{
-    if (!s)
-        return;
-    atomic_store(&s->stop, 1);
-    if (s->wake >= 0) {
-        uint64_t one = 1;
-        if (write(s->wake, &one, sizeof one) < 0) {
-            /* the tick sees s->stop within TICK_MS */
-        }
-    }
-    if (s->running)
-        pthread_join(s->th, NULL);
-    if (s->woke)
-        event_free(s->woke);
-    if (s->wake >= 0)
-        close(s->wake);
+    if (s->term)
+        event_free(s->term);
     if (s->tick)
         event_free(s->tick);
     aw_waitlist_free(s->polls); /* the polls still held get 503 */
@@ -477,6 +376,169 @@ void al_stop(al_server *s)
         close(s->ino);
     al_feed_free(s->feed);
     free(s->report);
+}
+
+/* The server process (ar_spawn_worker: it dies with the arena, the listening socket is fd 3,
+ * nothing else of the arena's is open). Serves until SIGTERM. */
+static void server_main(void *arg)
+{
+    al_server *s = arg;
+    prctl(PR_SET_NAME, "arena:live", 0, 0, 0);
+    /* Ctrl-C goes to the whole foreground group: the arena decides when the server stops
+     * (it lingers, or stops it at once), so the server waits for the arena's SIGTERM */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    char why[256];
+    s->ino = -1;
+    s->ino_wd = -1;
+    s->base = event_base_new();
+    aw_options wo = {.listen_fd = 3,
+                     .token = s->token,
+                     .max_header_size = MAX_HEADERS,
+                     .max_body_size = MAX_BODY,
+                     .timeout_s = IDLE_TIMEOUT_S,
+                     .frame_self = 1}; /* the page frames a table's replay page */
+    s->web = s->base ? aw_server_new(s->base, &wo, why, sizeof why) : NULL;
+    if (!s->web) {
+        fprintf(stderr, "arena: --serve: %s; the run goes on without it\n",
+                s->base ? why : "no event base");
+        server_free(s);
+        _exit(1);
+    }
+    aw_server_route(s->web, "/", send_page, s);
+    aw_server_route(s->web, "/state", on_state, s);
+    aw_server_route(s->web, "/report", send_report, s);
+    aw_server_route(s->web, "/replay", send_finished, s);
+    aw_server_route(s->web, "/table", send_table, s);
+    s->polls = aw_waitlist_new(s->base, MAX_WAITERS, POLL_HOLD_S, send_state, s);
+    s->feed = al_feed_new(s->dir, s->kind, s->title, s->o.delay_s);
+    s->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    struct timeval tv = {0, TICK_MS * 1000};
+    s->tick = event_new(s->base, -1, EV_PERSIST, on_tick, s);
+    event_add(s->tick, &tv);
+    s->term = evsignal_new(s->base, SIGTERM, on_term, s);
+    event_add(s->term, NULL);
+    event_base_dispatch(s->base);
+    server_free(s);
+}
+
+/* ---- The arena's side --------------------------------------------------------------------------
+ */
+
+al_server *al_bind(const al_opts *o, char *err, size_t cap)
+{
+    char why[256];
+    int fd = aw_listen(o->port, why, sizeof why);
+    if (fd < 0) {
+        snprintf(err, cap, "--serve: %s", why);
+        return NULL;
+    }
+    al_server *s = ar_xcalloc(1, sizeof *s);
+    s->listen_fd = fd;
+    if (aw_token_new(s->token, why, sizeof why) < 0) {
+        snprintf(err, cap, "--serve: %s", why);
+        al_stop(s);
+        return NULL;
+    }
+    struct sockaddr_in sa;
+    socklen_t len = sizeof sa;
+    s->port = getsockname(fd, (struct sockaddr *)&sa, &len) == 0 ? ntohs(sa.sin_port) : o->port;
+    s->o = *o;
+    s->dir = ar_xstrdup(o->dir);
+    s->kind = ar_xstrdup(o->kind);
+    s->title = ar_xstrdup(o->title ? o->title : o->kind);
+    s->o.dir = s->dir;
+    aw_url(s->port, "/", s->token, s->url, sizeof s->url);
+    /* requests wait in the socket's backlog until the server process runs */
+    return s;
+}
+
+int al_start(al_server *s, char *err, size_t cap)
+{
+    pid_t pid = ar_spawn_worker(server_main, s, s->listen_fd);
+    if (pid < 0) {
+        snprintf(err, cap, "--serve: cannot start the server: %s", strerror((int)-pid));
+        return -1;
+    }
+    s->pid = pid;
+    ar_spawn_spare(pid); /* a match run here must not take it for a bot's orphan */
+    /* the socket is the server's alone now: once it exits, the port is closed */
+    close(s->listen_fd);
+    s->listen_fd = -1;
+    return 0;
+}
+
+const char *al_url(const al_server *s)
+{
+    return s->url;
+}
+
+/* Has the server process ended? Reaps it (0 if it is still running); says so when it ended
+ * badly by itself (say: not when al_stop ended it). */
+static int server_gone(al_server *s, int say)
+{
+    if (s->pid <= 0)
+        return 1;
+    int st;
+    pid_t r = waitpid(s->pid, &st, WNOHANG);
+    if (r == 0 || (r < 0 && errno == EINTR))
+        return 0;
+    if (say && r == s->pid && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+        fprintf(stderr, "arena: the live server stopped (%s %d)\n",
+                WIFSIGNALED(st) ? "signal" : "status",
+                WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    ar_spawn_reaped(s->pid);
+    s->pid = 0; /* reaped here, or already by a match's reaper (ECHILD) */
+    return 1;
+}
+
+void al_linger(al_server *s, double seconds)
+{
+    if (!s || seconds == 0 || server_gone(s, 1))
+        return;
+    /* SIGCHLD too: a server that died ends the lingering (nothing is served any more) */
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    double end = seconds < 0 ? 0 : ar_now_ms() + seconds * 1000;
+    while (!server_gone(s, 1)) {
+        double left = seconds < 0 ? 3600e3 : end - ar_now_ms();
+        if (left <= 0)
+            break;
+        struct timespec ts = {(time_t)(left / 1000),
+                              (long)((left - 1000.0 * (double)(time_t)(left / 1000)) * 1e6)};
+        int sig = sigtimedwait(&set, NULL, &ts);
+        if (sig == SIGINT || sig == SIGTERM)
+            break;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void al_stop(al_server *s)
+{
+    if (!s)
+        return;
+    if (s->pid > 0) {
+        /* SIGTERM: the server answers its held polls and exits; SIGKILL if it has not within
+         * 2 s. Reaped either way: no server outlives the arena's command */
+        kill(s->pid, SIGTERM);
+        double deadline = ar_now_ms() + 2000;
+        while (!server_gone(s, 0) && ar_now_ms() < deadline) {
+            struct timespec ts = {0, 5 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (s->pid > 0) {
+            kill(s->pid, SIGKILL);
+            while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            ar_spawn_reaped(s->pid);
+        }
+    }
+    if (s->listen_fd >= 0)
+        close(s->listen_fd);
     free(s->dir);
     free(s->kind);
     free(s->title);

@@ -2,11 +2,13 @@
  * (docs/live.md): a page on 127.0.0.1 that follows a run as it is played.
  *
  * Many viewers must not slow the games, so the server is never called from the game loop: it
- * runs on its own thread with its own libevent base and only reads what the run writes
- * anyway (journal.jsonl or games.jsonl, the records as they are flushed line by line, and
- * results.json at the end). Every change becomes one JSON snapshot, built once and sent as the
- * same bytes to every viewer that long-polls for it. Moves are released to viewers `delay`
- * seconds after the server first saw them, so a viewer cannot help a seat in real time. */
+ * runs in a process of its own, forked before the run, and only reads what the run writes
+ * anyway (journal.jsonl or games.jsonl, the records as they are written out every 100 ms, and
+ * results.json at the end). The arena keeps no thread for it: a tournament forks its set
+ * workers, and a fork across another thread can leave a lock held forever in the child.
+ * Every change becomes one JSON snapshot, built once and sent as the same bytes to every
+ * viewer that long-polls for it. Moves are released to viewers `delay` seconds after the
+ * server first saw them, so a viewer cannot help a seat in real time. */
 #ifndef AL_LIVE_H
 #define AL_LIVE_H
 
@@ -26,15 +28,17 @@ typedef struct al_server al_server;
  * namespace it was made in) and draw a random token; nothing is served yet. NULL with the
  * reason in err. */
 al_server *al_bind(const al_opts *o, char *err, size_t cap);
-/* Start serving on the server's own thread (once the run's folder holds nothing stale).
- * Returns 0, or -1 with the reason in err. */
+/* Start the server process (once the run's folder holds nothing stale, before the run): it
+ * takes the socket (closed here), dies with the arena, and serves until al_stop. Returns 0, or
+ * -1 with the reason in err. */
 int al_start(al_server *s, char *err, size_t cap);
 /* http://127.0.0.1:PORT/?t=TOKEN: the only way in (okr_web's token, web/web.h). */
 const char *al_url(const al_server *s);
-/* Block until SIGINT or SIGTERM, or for at most seconds (< 0: no limit), while the server
- * goes on serving the finished run. */
+/* Block until SIGINT or SIGTERM, or for at most seconds (< 0: no limit), or until the server
+ * process ends (said on stderr when it failed), while it goes on serving the finished run. */
 void al_linger(al_server *s, double seconds);
-/* Stop the thread, close the socket, free. Accepts NULL. */
+/* Stop the server process (SIGTERM, SIGKILL after 2 s) and reap it, close the socket if it
+ * was never started, free. Accepts NULL. */
 void al_stop(al_server *s);
 
 /* ---- For tests (tests/live) -------------------------------------------------------------- */

@@ -10,6 +10,7 @@
 
 #include <event2/event.h>
 
+#include "jail/spawn.h"
 #include "util/util.h"
 
 typedef struct watch {
@@ -121,6 +122,7 @@ int ar_loop_reap(ar_loop *l)
             return 1; /* children left, none exited */
         if (pid < 0)
             return 0; /* ECHILD: no children at all */
+        ar_spawn_reaped(pid);
         for (int i = 0; i < l->nwatch; i++)
             if (l->watches[i].pid == pid) {
                 watch w = l->watches[i];

@@ -162,9 +162,10 @@ typedef struct game {
 struct ar_match {
     ar_match_config cfg;
     ar_loop *loop;
-    struct event *tick; /* a short timer for waits no bot clock covers */
-    slot *slots;        /* [players] */
-    int *dq;            /* [nbots]: disqualified */
+    struct event *tick;  /* a short timer for waits no bot clock covers */
+    struct event *flush; /* writes out a live record's buffer (ar_record_sync) */
+    slot *slots;         /* [players] */
+    int *dq;             /* [nbots]: disqualified */
     long long *dq_after;
     ar_results *res;
     okrpb_arena *pa;
@@ -193,6 +194,13 @@ static void on_tick(evutil_socket_t fd, short what, void *ud)
     (void)fd;
     (void)what;
     (void)ud;
+}
+
+static void on_flush(evutil_socket_t fd, short what, void *ud)
+{
+    (void)fd;
+    (void)what;
+    ar_record_sync(((ar_match *)ud)->gm.rec); /* NULL once the game is closed: nothing */
 }
 
 /* One loop iteration that returns after at most ms even if nothing happens. */
@@ -277,6 +285,8 @@ void ar_match_free(ar_match *m)
     free(m->gm.hand_scores);
     if (m->tick)
         event_free(m->tick);
+    if (m->flush)
+        event_free(m->flush);
     if (!m->cfg.loop)
         ar_loop_free(m->loop);
     ar_results_free(m->res);
@@ -893,7 +903,12 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     tb.decision = &d;
     int drc = ar_bot_decide(b, &tb, id, gm->bank[seat]);
     reset_pa(m);
-    ar_record_flush(gm->rec); /* the previous action's line, while the bot thinks */
+    /* the previous action's line, while the bot thinks; a live record's buffer is written
+     * out at the latest AR_RECORD_LIVE_MS from now, however long the bot thinks */
+    if (ar_record_flush(gm->rec) && !evtimer_pending(m->flush, NULL)) {
+        struct timeval tv = {0, AR_RECORD_LIVE_MS * 1000};
+        evtimer_add(m->flush, &tv);
+    }
     if (drc < 0 && ar_bot_alive(b)) {
         /* its stdin is gone (broken pipe): its exit status, or the EOF grace, decides */
         if (!b->eof)
@@ -1479,7 +1494,7 @@ static void shutdown_bots(ar_match *m, const char *reason)
     ar_spawn_kill_adopted(NULL, 0);
     /* reap them all, adopted ones too, so that nothing outlives the match (not even a zombie) */
     deadline = ar_now_ms() + 3000;
-    while (ar_loop_reap(m->loop) && ar_now_ms() < deadline) {
+    while (ar_loop_reap(m->loop) && ar_spawn_children() > 0 && ar_now_ms() < deadline) {
         ar_spawn_kill_adopted(NULL, 0);
         loop_wait(m, 10);
     }
@@ -1540,7 +1555,8 @@ int ar_match_run(ar_match *m)
         return -ENOMEM;
     }
     m->tick = evtimer_new(ar_loop_base(m->loop), on_tick, NULL);
-    if (!m->tick)
+    m->flush = evtimer_new(ar_loop_base(m->loop), on_flush, m);
+    if (!m->tick || !m->flush)
         return -ENOMEM;
 
     const char **names = ar_xcalloc((size_t)c->nbots, sizeof *names);

@@ -153,6 +153,8 @@ struct ar_record {
     char *path;
     int players;
     int live;
+    int unsynced;       /* live: lines in the FILE buffer, not written yet */
+    double synced_ms;   /* live: when the buffer was last written */
     char pending[2048]; /* the last action line, not written yet (notation, note) */
     size_t pending_len;
 };
@@ -245,14 +247,32 @@ static size_t put_str(char *out, size_t k, const char *s)
     return k + n;
 }
 
-void ar_record_flush(ar_record *r)
+int ar_record_flush(ar_record *r)
 {
-    if (r && r->pending_len) {
+    if (!r)
+        return 0;
+    if (r->pending_len) {
         fwrite(r->pending, 1, r->pending_len, r->f);
         r->pending_len = 0;
+        r->unsynced = 1;
     }
-    if (r && r->live)
-        fflush(r->f);
+    if (!r->live || !r->unsynced)
+        return 0;
+    /* a time check per line, a write per AR_RECORD_LIVE_MS */
+    if (ar_now_ms() - r->synced_ms >= AR_RECORD_LIVE_MS) {
+        ar_record_sync(r);
+        return 0;
+    }
+    return 1;
+}
+
+void ar_record_sync(ar_record *r)
+{
+    if (!r || !r->live)
+        return;
+    fflush(r->f);
+    r->unsynced = 0;
+    r->synced_ms = ar_now_ms();
 }
 
 int ar_note_clean(const char *in, size_t n, char out[AR_NOTE_MAX + 1])

@@ -104,8 +104,8 @@ typedef struct ar_record_header {
     const char *on_error;
     int practice;  /* 1: a practice game (arena play --practice), never a rated one */
     int takebacks; /* how many times it was taken back */
-    int live;      /* flush every line as it is written, so a spectator (arena/live) can read a
-                      game in progress; 0: one write() per 64 KiB */
+    int live;      /* written out every AR_RECORD_LIVE_MS (ar_record_flush), so a spectator
+                      (arena/live) can read a game in progress; 0: one write() per 64 KiB */
 } ar_record_header;
 
 /* Create path and write the header line. Returns NULL (after printing why) if the file cannot
@@ -117,8 +117,15 @@ ar_record *ar_record_open(const char *path, const ar_record_header *h);
 void ar_record_action(ar_record *r, long long n, int hand, int seat, const char *text, double ms,
                       const char *substituted, const char *note);
 /* The action line is kept back until the next record call or ar_record_flush, so that the
- * caller can write it while a bot thinks. */
-void ar_record_flush(ar_record *r);
+ * caller can write it while a bot thinks. A live record (ar_record_header.live) is written
+ * out at most every AR_RECORD_LIVE_MS, not per line (a write per action cost the run several
+ * percent): this returns 1 when lines are left in the buffer, and the caller then calls
+ * ar_record_sync within AR_RECORD_LIVE_MS, so that a spectator sees a move at most that late
+ * even when the next bot thinks long. 0 otherwise. */
+enum { AR_RECORD_LIVE_MS = 100 };
+int ar_record_flush(ar_record *r);
+/* A live record: write out what is buffered now. */
+void ar_record_sync(ar_record *r);
 /* A hand ended: g is in HAND_OVER or GAME_OVER. */
 void ar_record_hand_end(ar_record *r, const okr_game *g);
 void ar_record_verdict(ar_record *r, const ar_seat_verdict *v);

@@ -431,10 +431,12 @@ static int on_header(void *ctx, ar_record_reader *rd, json_t *h)
                         json_integer(json_integer_value(json_object_get(h, "rotation"))));
     if (r->o->seat == AV_SPECTATOR) {
         /* the host's page: the ids that find the game again */
-        json_object_set_new(m, "game", json_string(ar_record_str(h, "game_id")));
+        const char *id = ar_record_str(h, "game_id");
+        json_object_set_new(m, "game", json_string(r->o->no_seed ? av_public_id(id) : id));
         char sd[32];
         snprintf(sd, sizeof sd, "%llu", (unsigned long long)rd->seed);
-        json_object_set_new(m, "seed", json_string(sd));
+        if (!r->o->no_seed)
+            json_object_set_new(m, "seed", json_string(sd));
         json_object_set_new(m, "options", json_string(ar_record_str(h, "options")));
     }
     /* the clock each decision is measured against (the page says "took 12 ms of 1000 ms

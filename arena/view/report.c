@@ -931,7 +931,7 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
         fprintf(out, "<tr><td>%lld</td><td class=\"l\">",
                 (long long)json_integer_value(gi ? gi : json_object_get(g, "index")));
         int linked = replay_link(out, o, g);
-        h(out, id);
+        h(out, o->no_seed ? av_public_id(id) : id);
         fputs(linked ? "</a>" : "", out);
         fputs("</td><td class=\"l\">", out);
         json_t *names = json_object_get(g, "names"), *fin = json_object_get(g, "final_total"),

@@ -28,6 +28,10 @@ typedef struct av_replay_opts {
     av_clocks clocks;
     int partial; /* a game in progress (arena/live): a record without its result line is
                     drawn up to its last action instead of refused */
+    int no_seed; /* 1: the referee's page without the deal's seed, and the game id without
+                    the run's seed (av_public_id) (arena/live: during a tournament a spectator
+                    with the seeds could work out the deals of the games not played yet); the
+                    seat pages never show either */
 } av_replay_opts;
 
 /* Replay the record at path with the engine and write its page to out. Checks every hand end
@@ -50,6 +54,7 @@ typedef struct av_report_opts {
                                only if its page is there */
     long long max_games;    /* html: games listed (the rest are counted, not listed) */
     const char *log_dir;    /* html: the logs folder relative to the report ("logs"), or NULL */
+    int no_seed;            /* game ids without the run's seed (av_public_id), for arena/live */
 } av_report_opts;
 
 /* Write the report of folder dir (results.json, games.jsonl, timings.jsonl) to out. Returns
@@ -57,6 +62,12 @@ typedef struct av_report_opts {
 int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, size_t cap);
 
 /* ---- Shared by the two pages (html.c) ---------------------------------------------------- */
+
+/* A game id without the run's seed: "t<seed>-s1-d0-T0-r1" (a tournament's) and "m<seed>-d0-r1"
+ * (a match's) name the seed they were dealt from, which a spectator must not learn while games
+ * remain to be played; what follows the seed ("s1-d0-T0-r1", "d0-r1") is unique within the
+ * run. Any other id is returned as it is. Points into id. */
+const char *av_public_id(const char *id);
 
 /* Write s HTML-escaped (& < > " '). */
 void av_html_text(FILE *out, const char *s);

@@ -192,14 +192,17 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
         snprintf(err, cap, "port %d is not between 0 and 65535", o.port);
         return NULL;
     }
-    unsigned char raw[16];
-    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
-        snprintf(err, cap, "getrandom: %s", strerror(errno));
+    char token[33];
+    if (o.token) {
+        if (strlen(o.token) != 32 || strspn(o.token, "0123456789abcdef") != 32) {
+            snprintf(err, cap, "the token must be 32 lowercase hex digits");
+            return NULL;
+        }
+        memcpy(token, o.token, sizeof token);
+    } else if (aw_token_new(token, err, cap) < 0)
         return NULL;
-    }
     aw_server *s = ar_xcalloc(1, sizeof *s);
-    for (size_t i = 0; i < sizeof raw; i++)
-        snprintf(s->token + 2 * i, 3, "%02x", raw[i]);
+    memcpy(s->token, token, sizeof token);
     s->http = evhttp_new(base);
     if (!s->http) {
         snprintf(err, cap, "evhttp_new failed");
@@ -233,6 +236,23 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
     snprintf(s->cookie, sizeof s->cookie, "okr_t_%d", s->port);
     s->frame_self = o.frame_self != 0;
     return s;
+}
+
+int aw_token_new(char out[33], char *err, size_t cap)
+{
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        snprintf(err, cap, "getrandom: %s", strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return 0;
+}
+
+void aw_url(int port, const char *path, const char *token, char *out, size_t cap)
+{
+    snprintf(out, cap, "http://127.0.0.1:%d%s?t=%s", port, path && *path ? path : "/", token);
 }
 
 int aw_listen(int port, char *err, size_t cap)
@@ -285,7 +305,7 @@ const char *aw_server_token(const aw_server *s)
 
 void aw_server_url(const aw_server *s, const char *path, char *out, size_t cap)
 {
-    snprintf(out, cap, "http://127.0.0.1:%d%s?t=%s", s->port, path && *path ? path : "/", s->token);
+    aw_url(s->port, path, s->token, out, cap);
 }
 
 int aw_server_route(aw_server *s, const char *path, aw_handler handler, void *arg)

@@ -33,9 +33,11 @@ typedef struct {
     size_t max_body_size;   /* request body, bytes (65536) */
     int timeout_s;          /* idle connection timeout, seconds (60; a long poll must be shorter) */
     int listen_fd;          /* > 0: serve this socket from aw_listen (port is then ignored) */
-    int frame_self; /* 1: this server's pages may show its own pages in a frame (CSP frame-src
-                     * and frame-ancestors 'self', X-Frame-Options SAMEORIGIN), as the live
-                     * page shows a table's replay page; 0: no frames at all (DENY) */
+    int frame_self;    /* 1: this server's pages may show its own pages in a frame (CSP frame-src
+                        * and frame-ancestors 'self', X-Frame-Options SAMEORIGIN), as the live
+                        * page shows a table's replay page; 0: no frames at all (DENY) */
+    const char *token; /* NULL: draw a fresh token; else this one, from aw_token_new (a server
+                        * run by another process than the one that printed its URL) */
 } aw_options;
 
 /* Bind and listen on 127.0.0.1:port (0: any free port) now, and return the socket, or -1
@@ -45,6 +47,13 @@ typedef struct {
  * command that serves pages and runs jailed bots calls this before setting up the sandbox,
  * and hands the socket to aw_server_new in aw_options.listen_fd. */
 int aw_listen(int port, char *err, size_t cap);
+
+/* A fresh token (32 lowercase hex digits from getrandom) into out: 0, or -1 with the reason in
+ * err. */
+int aw_token_new(char out[33], char *err, size_t cap);
+/* "http://127.0.0.1:PORT" + path + "?t=TOKEN" into out (what aw_server_url writes), for a
+ * server not made yet: the port of the socket from aw_listen, the token from aw_token_new. */
+void aw_url(int port, const char *path, const char *token, char *out, size_t cap);
 
 /* Bind 127.0.0.1:opt->port on base with a fresh token. NULL with a message in err on failure
  * (port in use, no randomness). */

@@ -1,7 +1,8 @@
 /* test_worker.c - ar_spawn_worker (spawn.c, the only file that forks): the worker runs the
  * function, holds no fd of ours but 0, 1, 2 and the one kept (as fd 3, close-on-exec), has the
  * parent-death signal armed, no signal blocked, SIGINT at its default; and dies when its
- * parent dies. */
+ * parent dies. And the one spared child (ar_spawn_spare) that ar_spawn_kill_adopted leaves
+ * alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,11 +146,44 @@ static void test_worker_dies_with_parent(void **state)
     close(p[0]);
 }
 
+/* The spared child (the live server): ar_spawn_kill_adopted kills every other child of ours
+ * but not it, ar_spawn_children does not count it; once reaped and forgotten, a child is no
+ * longer spared. */
+static void test_spared_child(void **state)
+{
+    (void)state;
+    int q[2];
+    assert_int_equal(pipe(q), 0);
+    pid_t server = ar_spawn_worker(sleeper, NULL, q[1]);
+    pid_t other = ar_spawn_worker(sleeper, NULL, q[1]);
+    assert_true(server > 0 && other > 0);
+    close(q[1]);
+    char c[2];
+    assert_int_equal(read(q[0], c, 1) + read(q[0], c + 1, 1), 2); /* both run */
+    ar_spawn_spare(server);
+    assert_int_equal(ar_spawn_children(), 1); /* the other one */
+    assert_int_equal(ar_spawn_kill_adopted(NULL, 0), 1);
+    int st;
+    assert_int_equal(waitpid(other, &st, 0), other);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    assert_int_equal(ar_spawn_children(), 0);
+    assert_int_equal(kill(server, 0), 0); /* still running */
+    ar_spawn_reaped(other);               /* not the spared one: nothing changes */
+    assert_int_equal(ar_spawn_children(), 0);
+    ar_spawn_reaped(server); /* as if reaped: forgotten, so it counts and is killed again */
+    assert_int_equal(ar_spawn_children(), 1);
+    assert_int_equal(ar_spawn_kill_adopted(NULL, 0), 1);
+    assert_int_equal(waitpid(server, &st, 0), server);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    close(q[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worker_environment),
         cmocka_unit_test(test_worker_dies_with_parent),
+        cmocka_unit_test(test_spared_child),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,14 +4,6 @@
 # moves, the watched table draws, the final standings equal results.json, no console error and
 # no request elsewhere. Screenshots go to BUILD_DIR/tests/live/screens/. Skipped (77) only when
 # chromium or node is not installed; playwright-core comes from tests/view/node_modules.
-if [ "${OKR_SANITIZE:-0}" = 1 ]; then
-    # KNOWN BUG (docs/live.md "Limits"): the live server is a thread, and the tournament forks
-    # its set workers while that thread may hold gcc 12's ASan allocator lock, which (unlike
-    # glibc's malloc) has no fork handler: a worker can deadlock in its first calloc. Seen
-    # only under ASan; the fix is to serve from a process of its own.
-    echo "skipped under OKR_SANITIZE=1: the live thread and forked workers (known bug)"
-    exit 77
-fi
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(readlink -f "$BUILD")

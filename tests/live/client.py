@@ -197,5 +197,56 @@ if mode == "final":
     st, h, body = get("/report?t=" + token)
     check("the report: 200", st == 200 and b"t-standings" in body)
     sys.exit(1 if failed else 0)
+if mode == "seeds":
+    # every response a viewer can get during and after the run (the page, the state, the
+    # pages of the tables being played, the replays of finished games, the report) must not
+    # carry the run's seed (argv[4]) nor any game's seeds (the records' headers): with them a
+    # spectator could work out the deals of the games not played yet
+    import glob
+    import re
+    bodies = {}  # what was asked -> the last body
+
+    def fetch(path):
+        st, _, body = get(path + ("&" if "?" in path else "?") + "t=" + token, timeout=60)
+        key = path.split("?")[0] + ("?" + path.split("?")[1] if "?" in path else "")
+        bodies[key] = (st, body)
+        return st, body
+
+    tables_seen, deadline, s = set(), time.time() + 240, None
+    fetch("/")
+    while time.time() < deadline:
+        st, body = fetch("/state")
+        s = json.loads(body) if st == 200 else None
+        bodies["/state#%d" % s["version"]] = (st, body)
+        for t in s["tables"]:
+            st, body = fetch("/table?game=" + t["id"])
+            if st == 200 and b"okr-data" in body or b"frames" in body:
+                tables_seen.add(t["id"])
+        for g in s["recent"]:
+            if "/replay?game=" + g["id"] not in bodies:
+                fetch("/replay?game=" + g["id"])
+        if s["state"] == "finished":
+            break
+        time.sleep(0.05)
+    check("the run finished", s is not None and s["state"] == "finished")
+    fetch("/")
+    fetch("/report")
+    seeds = set(sys.argv[4].split(","))
+    for rec in glob.glob(out + "/records/*.jsonl"):
+        head = json.loads(open(rec).readline())
+        seeds.add(str(head["seed"]))
+        seeds.add(str(head["match_seed"]))
+    seeds.discard("")
+    pat = re.compile(rb"(?<![0-9])(" + b"|".join(re.escape(x.encode()) for x in seeds) + rb")(?![0-9])")
+    check("%d seeds to look for, from the tournament file and %d records"
+          % (len(seeds), len(glob.glob(out + "/records/*.jsonl"))), len(seeds) >= 2)
+    check("the pages of %d tables in progress were seen" % len(tables_seen), len(tables_seen) >= 2)
+    nrep = sum(1 for k, v in bodies.items() if k.startswith("/replay?") and v[0] == 200)
+    check("%d replay pages of finished games were seen" % nrep, nrep >= 2)
+    check("the report was seen", bodies["/report"][0] == 200)
+    leaks = [(k, m.group(0).decode()) for k, (_, b) in bodies.items() for m in [pat.search(b)] if m]
+    check("no seed in any of %d responses%s" % (len(bodies), "" if not leaks else
+          ": " + ", ".join("%s has %s" % l for l in leaks[:5])), not leaks)
+    sys.exit(1 if failed else 0)
 print("unknown mode", mode)
 sys.exit(2)

@@ -2,15 +2,8 @@
 # serve.sh BUILD_DIR HELPERS_DIR - `arena tournament --serve` and `arena match --serve`: the URL
 # and its token, hostile requests while a tournament runs (client.py: each gets an error, the
 # tournament goes on and ends with every game), the final state equal to results.json, the
-# replay and report pages, the delay (nothing is shown before it), and bad flag values.
-if [ "${OKR_SANITIZE:-0}" = 1 ]; then
-    # KNOWN BUG (docs/live.md "Limits"): the live server is a thread, and the tournament forks
-    # its set workers while that thread may hold gcc 12's ASan allocator lock, which (unlike
-    # glibc's malloc) has no fork handler: a worker can deadlock in its first calloc. Seen
-    # only under ASan; the fix is to serve from a process of its own.
-    echo "skipped under OKR_SANITIZE=1: the live thread and forked workers (known bug)"
-    exit 77
-fi
+# replay and report pages, the delay (nothing is shown before it), bad flag values, and that
+# the server (a process of its own, "arena:live") never outlives the arena, however it ends.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(readlink -f "$BUILD")
@@ -23,6 +16,28 @@ url_of() { # the address printed on stderr, waiting for it
         sleep 0.05
     done
     echo "$u"
+}
+port_of() { # the port of an address
+    local p=${1#http://127.0.0.1:}
+    echo "${p%%/*}"
+}
+server_of() { # the live server process of arena PID (its child named arena:live)
+    local s=""
+    for _ in $(seq 100); do
+        s=$(pgrep -P "$1" -x arena:live | head -1)
+        [ -n "$s" ] && break
+        sleep 0.05
+    done
+    echo "$s"
+}
+gone() { # PID PORT: the process has ended and nothing listens on the port (waits 3 s at most)
+    for _ in $(seq 60); do
+        if ! kill -0 "$1" 2>/dev/null && ! (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
 }
 
 cat >"$TMP/t.tour" <<TOUR
@@ -46,6 +61,9 @@ TOUR
     >"$TMP/so" 2>"$TMP/se" &
 pid=$!
 URL=$(url_of "$TMP/se")
+SRV=$(server_of $pid)
+check "the server is a process of its own, the arena's child (arena:live)" test -n "$SRV"
+check "the arena itself has one thread" test "$(awk '/^Threads:/ {print $2}' /proc/$pid/status)" = 1
 check "--serve prints the address with a 32-digit token" \
     grep -qE '^arena: watch live at http://127\.0\.0\.1:[0-9]+/\?t=[0-9a-f]{32}$' "$TMP/se"
 if python3 "$HERE/client.py" "$URL" "$TMP/out" hostile >"$TMP/hostile" 2>&1; then
@@ -68,12 +86,14 @@ kill -TERM $pid
 wait $pid
 check "Ctrl-C / SIGTERM while lingering ends it with status 0 (got $?)" test $? -eq 0
 check "it said it was still serving" grep -q "the run is over; still serving\|serving .* for 60 s more" "$TMP/se"
+check "no server process is left after the arena, the port is closed" gone "$SRV" "$(port_of "$URL")"
 
 # the delay: a match over before the delay has passed shows nothing yet, then all of it
 "$ARENA" match --rules gin --bot @greedy --bot @random --games 4 --out "$TMP/m" --quiet \
     --serve --serve-delay 3 --serve-linger 30 >/dev/null 2>"$TMP/mse" &
 mpid=$!
 URL=$(url_of "$TMP/mse")
+MSRV=$(server_of $mpid)
 T=${URL#*\?t=}
 BASE=${URL%%/?t=*}
 for _ in $(seq 40); do [ -s "$TMP/m/results.json" ] && break; sleep 0.05; done
@@ -89,7 +109,9 @@ import json,sys; s=json.loads(sys.argv[1]); r=json.load(open(sys.argv[2]))
 sys.exit(not (s['games']==4 and s['state']=='finished' and s['final'] and
   sorted(x['name'] for x in s['standings'])==sorted(b['name'] for b in r['bots'])))" "$late" "$TMP/m/results.json"
 check "the match's replay pages are served" test "$(curl -s -o /dev/null -w '%{http_code}' \
-    "$BASE/replay?game=m1-d0-r0&t=$T")" = 200
+    "$BASE/replay?game=d0-r0&t=$T")" = 200
+check "  by the id without the seed only (m1-d0-r0: 404)" test "$(curl -s -o /dev/null -w '%{http_code}' \
+    "$BASE/replay?game=m1-d0-r0&t=$T")" = 404
 if python3 "$HERE/client.py" "$URL" "$TMP/m" polls >"$TMP/polls" 2>&1; then
     ok "600 long polls: those beyond the cap refused at once, the server still answers"
 else
@@ -99,6 +121,57 @@ fi
 kill -INT $mpid
 wait $mpid
 check "SIGINT while lingering: status 0" test $? -eq 0
+check "  and no server process is left" gone "$MSRV" "$(port_of "$URL")"
+
+# the arena killed outright during the run: its server dies with it (PR_SET_PDEATHSIG)
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/k" --jobs 1 --quiet --serve >/dev/null 2>"$TMP/kse" &
+kpid=$!
+URL=$(url_of "$TMP/kse")
+KSRV=$(server_of $kpid)
+check "a state answer before the kill" test "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+check "SIGKILL of the arena mid-run: its server is gone too, the port closed" gone "$KSRV" "$(port_of "$URL")"
+# Ctrl-C during the run: the run stops (interrupted: status 1), does not linger, and its server
+# stops with it
+"$ARENA" tournament "$TMP/t.tour" --out "$TMP/i" --jobs 1 --quiet --serve >/dev/null 2>"$TMP/ise" &
+ipid=$!
+URL=$(url_of "$TMP/ise")
+ISRV=$(server_of $ipid)
+check "a state answer before the interruption" test "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200
+kill -INT $ipid
+wait $ipid
+check "SIGINT mid-run: status 1, not lingering (got $?)" test $? -eq 1
+check "  no server process is left" gone "$ISRV" "$(port_of "$URL")"
+
+# a live record is written out at most every 100 ms, not per line, yet a move never waits for
+# the next bot's long think: greedy_bot's quick move after a move of the slow bot (2 s a
+# decision) is on disk within a second of that move, while the slow bot thinks again (the
+# match's timer writes it; without it, it would wait the 2 s)
+"$ARENA" match --rules gin --bot "$(helper slow --sleep-ms 2000)" --bot "$B/bots/greedy_bot" \
+    --games 2 --out "$TMP/r" --quiet --serve --serve-linger 0 >/dev/null 2>&1 &
+rpid=$!
+python3 -c "
+import glob, json, sys, time
+first, names, end = {}, None, time.time() + 10
+while time.time() < end:
+    time.sleep(0.05)
+    for rec in glob.glob(sys.argv[1] + '/records/*d0-r0.jsonl'):
+        lines = open(rec).read().split('\n')[:-1]  # complete lines only
+        for k, l in enumerate(lines):
+            j = json.loads(l)
+            if k == 0:
+                names = j['names']
+            elif j['type'] == 'action' and k not in first:
+                first[k] = (time.time(), names[j['seat']])
+pairs = [first[k][0] - first[k - 1][0] for k in first
+         if k - 1 in first and first[k][1] == 'greedy_bot' and first[k - 1][1] == 'okrh_slow']
+print(' '.join('%.2f' % d for d in pairs))
+sys.exit(not pairs or max(pairs) > 1.0)" "$TMP/r" >"$TMP/lat" 2>&1
+lat=$?
+check "a quick move after a slow one is on disk within 1 s, not after the next think ($(cat "$TMP/lat") s)" test $lat -eq 0
+kill -TERM $rpid 2>/dev/null
+wait $rpid 2>/dev/null
 
 # bad flags
 "$ARENA" match --rules gin --bot @random --bot @random --games 2 --out "$TMP/x" --serve 70000 \

@@ -81,7 +81,7 @@ static void test_feed(void **state)
     json_decref(j);
 
     /* two games and a torn third line */
-    put("journal.jsonl", GAME(0, "g0", 10, 0) GAME(1, "g1", 0, 30) "{\"game\":2,\"su", "w");
+    put("journal.jsonl", GAME(0, "t42-g0", 10, 0) GAME(1, "t42-g1", 0, 30) "{\"game\":2,\"su", "w");
     al_feed_poll(f, 1000);
     j = snap(f);
     assert_int_equal(num(j, "games"), 0); /* read, not yet released */
@@ -99,13 +99,20 @@ static void test_feed(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(st, 0), "name")), "y");
     assert_true(json_number_value(json_object_get(json_array_get(st, 0), "score")) == 15.0);
     assert_false(json_is_true(json_object_get(j, "final")));
-    assert_int_equal(al_feed_game_released(f, "g1"), 1);
-    assert_int_equal(al_feed_game_released(f, "g2"), 0);
-    assert_int_equal(al_feed_game_released(f, "../g1"), 0);
+    /* viewers know a game by its id without the run's seed (t42-): the full id is refused, so
+     * that a viewer cannot test a guess of the seed */
+    assert_string_equal(al_feed_game_released(f, "g1"), "t42-g1");
+    assert_null(al_feed_game_released(f, "t42-g1"));
+    assert_null(al_feed_game_released(f, "g2"));
+    assert_null(al_feed_game_released(f, "../g1"));
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(json_object_get(j, "recent"), 0), "id")),
+        "g1");
+    assert_null(strstr(al_feed_snapshot(f, NULL, NULL), "t42"));
     json_decref(j);
 
     /* the journal rewritten shorter (a repair): read again from the start */
-    put("journal.jsonl", GAME(0, "g0", 10, 0), "w");
+    put("journal.jsonl", GAME(0, "t42-g0", 10, 0), "w");
     al_feed_poll(f, 3000);
     al_feed_poll(f, 4000);
     j = snap(f);
@@ -114,12 +121,12 @@ static void test_feed(void **state)
 
     /* a game in progress: its record, followed once told of it */
     mkdir(al_feed_records_dir(f), 0755);
-    put("records/g5.jsonl",
-        "{\"type\":\"header\",\"game_id\":\"g5\",\"names\":[\"x\",\"y\"]}\n"
+    put("records/t42-g5.jsonl",
+        "{\"type\":\"header\",\"game_id\":\"t42-g5\",\"names\":[\"x\",\"y\"]}\n"
         "{\"type\":\"action\",\"n\":0,\"hand\":1,\"seat\":0,\"action\":\"draw\"}\n"
         "{\"type\":\"action\",\"n\":1,\"hand\":1,\"seat\":0,\"action\":\"disc",
         "w");
-    al_feed_touch(f, "g5.jsonl");
+    al_feed_touch(f, "t42-g5.jsonl");
     al_feed_touch(f, "..jsonl");    /* not a game id */
     al_feed_touch(f, ".g.jsonl");   /* hidden */
     al_feed_touch(f, "g6.txt");     /* not a record */
@@ -135,13 +142,14 @@ static void test_feed(void **state)
     assert_string_equal(json_string_value(json_object_get(t, "id")), "g5");
     assert_int_equal(num(t, "actions"), 1); /* the torn second action is kept back */
     json_decref(j);
+    assert_null(al_feed_table_record(f, "t42-g5", &len)); /* the full id is refused */
     char *rec = al_feed_table_record(f, "g5", &len);
     assert_non_null(rec);
     assert_int_equal(strchr(rec, '\0') - rec, (long)len);
     assert_non_null(strstr(rec, "\"draw\""));
     assert_null(strstr(rec, "disc"));
     free(rec);
-    put("records/g5.jsonl", "ard 5C\"}\n", "a");
+    put("records/t42-g5.jsonl", "ard 5C\"}\n", "a");
     al_feed_poll(f, 6500);
     al_feed_poll(f, 7500);
     j = snap(f);
@@ -152,9 +160,31 @@ static void test_feed(void **state)
                         "discard 5C");
     json_decref(j);
 
+    /* a hand ends and 20 more moves follow: the totals after the hand, the hand of the last
+     * move, and its last 16 moves in order */
+    char more[4096] = "{\"type\":\"hand_end\",\"hand\":1,\"totals\":[3,4]}\n";
+    for (int q = 0; q < 20; q++)
+        snprintf(more + strlen(more), sizeof more - strlen(more),
+                 "{\"type\":\"action\",\"n\":%d,\"hand\":2,\"seat\":%d,\"action\":\"m%d\"}\n",
+                 q + 2, q % 2, q);
+    put("records/t42-g5.jsonl", more, "a");
+    al_feed_poll(f, 7550);
+    al_feed_poll(f, 8550);
+    j = snap(f);
+    t = json_array_get(json_object_get(j, "tables"), 0);
+    assert_int_equal(num(t, "actions"), 22);
+    assert_int_equal(num(t, "hand"), 2);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(t, "totals"), 1)), 4);
+    json_t *mv = json_object_get(t, "moves");
+    assert_int_equal(json_array_size(mv), 16);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(mv, 0), "action")), "m4");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(mv, 15), "action")),
+                        "m19");
+    json_decref(j);
+
     /* the game ends: once released it is hidden from the tables; freeing it delay + 2 s later
      * changes nothing shown, so the version stays (a new version answers every long poll) */
-    put("records/g5.jsonl", "{\"type\":\"result\",\"totals\":[1,2]}\n", "a");
+    put("records/t42-g5.jsonl", "{\"type\":\"result\",\"totals\":[1,2]}\n", "a");
     al_feed_poll(f, 7600);
     al_feed_poll(f, 8600);
     j = snap(f);

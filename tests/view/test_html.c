@@ -90,6 +90,21 @@ static void test_template_stops_on_a_fill_error(void **state)
     free(buf);
 }
 
+/* av_public_id: a game id without the run's seed (t<seed>- or m<seed>-), anything else as is */
+static void test_public_id_drops_the_seed(void **state)
+{
+    (void)state;
+    assert_string_equal(av_public_id("t8123456789012345-s1-d0-T0-r1"), "s1-d0-T0-r1");
+    assert_string_equal(av_public_id("m1-d0-r0"), "d0-r0");
+    assert_string_equal(av_public_id("m18446744073709551615-d12-r3"), "d12-r3");
+    assert_string_equal(av_public_id("g5"), "g5");
+    assert_string_equal(av_public_id("m1"), "m1");       /* nothing after the seed */
+    assert_string_equal(av_public_id("m1-"), "m1-");     /* nor after the dash */
+    assert_string_equal(av_public_id("mx-d0"), "mx-d0"); /* not a seed */
+    assert_string_equal(av_public_id("t-1"), "t-1");
+    assert_string_equal(av_public_id(""), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -97,6 +112,7 @@ int main(void)
         cmocka_unit_test(test_json_script_cannot_close_the_element),
         cmocka_unit_test(test_template_fills_names_only),
         cmocka_unit_test(test_template_stops_on_a_fill_error),
+        cmocka_unit_test(test_public_id_drops_the_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -353,6 +353,40 @@ static void listen_first_then_serve(void **state)
     assert_int_equal(aw_listen(70000, err, sizeof err), -1);
 }
 
+/* A token drawn before the server exists (the live server is made in another process than the
+ * one that prints its URL): the server takes it, and its URL is aw_url's; a token that is not
+ * 32 lowercase hex digits is refused. */
+static void token_given(void **state)
+{
+    fixture *f = *state;
+    char err[200], tok[33], url[128], want[128];
+    assert_int_equal(aw_token_new(tok, err, sizeof err), 0);
+    assert_int_equal(strlen(tok), 32);
+    assert_int_equal(strspn(tok, "0123456789abcdef"), 32);
+    aw_options o = {.token = tok};
+    aw_server *two = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(two);
+    assert_string_equal(aw_server_token(two), tok);
+    aw_server_url(two, "/x", url, sizeof url);
+    aw_url(aw_server_port(two), "/x", tok, want, sizeof want);
+    assert_string_equal(url, want);
+    assert_int_equal(aw_server_route(two, "/", hello, f), 0);
+    aw_server *keep = f->srv;
+    f->srv = two;
+    char hdr[100];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", tok);
+    assert_int_equal(get(f, "/", hdr), 200);
+    f->srv = keep;
+    aw_server_free(two);
+    const char *bad[] = {"", "abc", "0123456789ABCDEF0123456789abcdef",
+                         "0123456789abcdef0123456789abcdef0", "0123456789abcdef0123456789abcdeg"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o.token = bad[i];
+        assert_null(aw_server_new(f->base, &o, err, sizeof err));
+        assert_non_null(strstr(err, "token"));
+    }
+}
+
 /* aw_options.frame_self: the default server forbids every frame (the play page must never be
  * framed by another page: clickjacking a seat); a server with frame_self lets its own pages
  * frame its own pages, on answers of handlers and on refusals alike. */
@@ -556,6 +590,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(size_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(loopback_only, setup, teardown),
         cmocka_unit_test_setup_teardown(listen_first_then_serve, setup, teardown),
+        cmocka_unit_test_setup_teardown(token_given, setup, teardown),
         cmocka_unit_test_setup_teardown(frame_policy, setup, teardown),
         cmocka_unit_test_setup_teardown(waitlist_caps_wakes_times_out_forgets, setup, teardown),
         cmocka_unit_test(cookie_parsing),

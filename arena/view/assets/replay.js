@@ -36,7 +36,7 @@
     var who = data.seat >= 0 ? ' \u2014 as seen by seat ' + data.seat + ' (' + name(data.seat) + ')' : ' \u2014 referee view, every hand';
     $('title').textContent = data.names.join(' v ') + who;
     var m = data.rules + ', ' + data.players + ' players, deal ' + data.deal + ' rotation ' + data.rotation;
-    if (data.game) m += ', game ' + data.game + ', seed ' + data.seed;
+    if (data.game) m += ', game ' + data.game + (data.seed ? ', seed ' + data.seed : '');
     if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision' + (data.clocks.bank ? ' + bank ' + data.clocks.bank + ' ms' : '');
     $('meta').textContent = m;
     var nav = $('views');
