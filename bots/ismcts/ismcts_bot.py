@@ -5,9 +5,12 @@ search (SO-ISMCTS, --tree). Plays gin and every rummy preset, under the arena's 
 
     arena match --rules gin --bot 'python3 bots/ismcts/ismcts_bot.py' --bot build/bots/greedy_bot
 
-Options: --seed S (the search's random numbers; default 1), --ms M (think at most M ms per
+Options: --seed S (the search's random numbers; default 1), --sims N (a fixed budget: N
+worlds per decision, --tree: N iterations, the clock only as a guard; with it a match's
+result depends on the seeds alone, not on the machine's load), --ms M (think at most M ms per
 decision, below what the clock allows), --top-k K (candidates per decision, default 6),
---z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-shun (gin:
+--z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-known (the
+worlds ignore the cards seen going into the opponents' hands), --no-shun (gin:
 do not weigh worlds by the cards the opponent let go), --greedy (no search: greedy's move),
 --horizon H (simulated actions before the estimate; flat: to the hand's end in gin, 30 in
 rummy; tree: 12 in gin, 8 per seat in rummy), --tree (ISMCTS instead), and for the tree
@@ -945,8 +948,9 @@ def main(argv):
         elif flag == "--top-k" and args:
             opts["top_k"] = max(1, int(args.pop(0)))
         else:
-            print("usage: ismcts_bot.py [--seed S] [--ms M] [--c C] [--horizon H] [--bias B]"
-                  " [--sims N] [--greedy] [--tree] [--z Z] [--top-k K] [--no-shun] [--no-known]", file=sys.stderr)
+            print("usage: ismcts_bot.py [--seed S] [--sims N] [--ms M] [--c C] [--horizon H]"
+                  " [--bias B] [--greedy] [--tree] [--z Z] [--top-k K] [--no-shun]"
+                  " [--no-known]", file=sys.stderr)
             return 2
     rng = random.Random(seed)
     state = {"rules": None}
