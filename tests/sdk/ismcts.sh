@@ -12,9 +12,9 @@
 #             faster gin version agrees with it on ~2,700 positions, and its Table (the
 #             cards the table saw go into each hand) holds only cards the hands hold.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
-#             ~15 minutes on 2 cores, figures in bots/ismcts/README.md) duplicate matches
-#             against greedy at the seed below, gin (100 deals, 200 games) and 3-seat laws
-#             (70 deals, 210 games) side by side: ismcts's mean score difference vs the field
+#             ~12 CPU-minutes, 6 on a quiet 2-core machine; figures in bots/ismcts/README.md)
+#             duplicate matches against greedy at the seed below, gin (100 deals) and laws
+#             (3 seats, 70 deals) side by side: ismcts's mean score difference vs the field
 #             must have a 95% interval entirely above 0 in both (results.json,
 #             bots[].score_diff.ci95). The bot searches a fixed number of worlds per decision
 #             (--sims: gin 200, laws 20) under a generous clock (10 s a decision), and no
