@@ -5,9 +5,12 @@ search (SO-ISMCTS, --tree). Plays gin and every rummy preset, under the arena's 
 
     arena match --rules gin --bot 'python3 bots/ismcts/ismcts_bot.py' --bot build/bots/greedy_bot
 
-Options: --seed S (the search's random numbers; default 1), --ms M (think at most M ms per
+Options: --seed S (the search's random numbers; default 1), --sims N (a fixed budget: N
+worlds per decision, --tree: N iterations, the clock only as a guard; with it a match's
+result depends on the seeds alone, not on the machine's load), --ms M (think at most M ms per
 decision, below what the clock allows), --top-k K (candidates per decision, default 6),
---z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-shun (gin:
+--z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-known (the
+worlds ignore the cards seen going into the opponents' hands), --no-shun (gin:
 do not weigh worlds by the cards the opponent let go), --greedy (no search: greedy's move),
 --horizon H (simulated actions before the estimate; flat: to the hand's end in gin, 30 in
 rummy; tree: 12 in gin, 8 per seat in rummy), --tree (ISMCTS instead), and for the tree
@@ -555,54 +558,59 @@ class Search:
 
     discarded = ()  # gin: the seats that discarded this hand (set by the bot)
 
-    def world(self, view, known, tries=60, shunned=None):
-        """1. determinise: a world the seat cannot tell from the real one (RULES 8.3). In gin
-        the cards an opponent took from the pile are known to be in its hand (until it lets
-        them go): okr.determinize deals from the view alone, so worlds are drawn until one
-        agrees (rejection sampling), keeping the closest if none does within `tries`.
+    def world(self, view, known, tries=30, shunned=None):
+        """1. determinise: a world the seat cannot tell from the real one (RULES 8.3), with
+        the cards the table saw go into other hands and not leave them (`known`, from Table)
+        dealt there: okr.determinize(known=...) deals those first and the rest at random.
         `shunned` (gin, optional): per seat, cards it discarded or declined lately; a player
         like greedy lets a card go only when it does not join a meld in its hand, so a world
         where it would is less likely, and so is one where a seat that discarded without
-        knocking could knock (greedy knocks as soon as it may): among worlds with all the
-        known cards, the one with the fewest such contradictions wins (at most `tries` // 2
-        draws)."""
-        need = sum(len(cs) for cs in known.values())
-        check = shunned and any(shunned.values())
-        if not need and not check:
-            return okr.determinize(view, self.rng, rules=self.rules)
-        best, best_key = None, None
-        for t in range(tries):
+        knocking could knock (greedy knocks as soon as it may): of up to `tries` worlds, the
+        one with the fewest such contradictions wins (the first without any at once)."""
+        if known and not self.known_ok:
+            known = None
+        if known:
+            try:
+                g = okr.determinize(view, self.rng, rules=self.rules, known=known)
+            except okr.Refused:  # the tracking went wrong (it cannot, but never fail a move)
+                self.known_ok = False
+                known = None
+                g = okr.determinize(view, self.rng, rules=self.rules)
+        else:
             g = okr.determinize(view, self.rng, rules=self.rules)
-            hits = 0
-            for seat, cards in known.items():
-                held = g.hand(seat)
-                hits += sum(1 for c in cards if c in held)
+        if not shunned or not any(shunned.values()):
+            return g
+        best, best_bad = None, None
+        for t in range(tries):
+            if t:
+                g = okr.determinize(view, self.rng, rules=self.rules, known=known)
+            up = g.upcard
+            limit = 10 if up is None or up < 0 or up >= okr.JOKER else VALUES[up]  # G2
             bad = 0
-            if check and hits == need:
-                up = g.upcard
-                limit = 10 if up is None or up < 0 or up >= okr.JOKER else VALUES[up]  # G2
-                for seat, cards in shunned.items():
-                    if not cards:
-                        continue
-                    held = g.hand(seat)
-                    dw = okr.gin_best(held, rules=self.rules)[0]
-                    if seat in self.discarded and dw <= limit:
-                        # it discarded without knocking, and greedy knocks when it can
-                        bad += 3
-                    for c in cards:
-                        if c not in held and \
-                                okr.gin_best(held + [c], rules=self.rules)[0] < dw + VALUES[c]:
-                            bad += 1
-            key = (hits, -bad)
-            if best_key is None or key > best_key:
-                best, best_key = g, key
-            if hits == need and (bad == 0 or t >= tries // 2):
+            for seat, cards in shunned.items():
+                if not cards:
+                    continue
+                held = g.hand(seat)
+                dw = okr.gin_best(held, rules=self.rules)[0]
+                if seat in self.discarded and dw <= limit:
+                    # it discarded without knocking, and greedy knocks when it can
+                    bad += 3
+                for c in cards:
+                    if c not in held and \
+                            okr.gin_best(held + [c], rules=self.rules)[0] < dw + VALUES[c]:
+                        bad += 1
+            if best_bad is None or bad < best_bad:
+                best, best_bad = g, bad
+            if bad == 0:
                 break
         return best
 
-    def run(self, view, deadline, known=None):
-        """Search from `view` until time.monotonic() passes `deadline`; the root's children
-        and the legal list of the first determinisation (in the arena's order)."""
+    known_ok = True  # False once a determinisation refused the known cards (then ignored)
+
+    def run(self, view, deadline, known=None, iterations=None):
+        """Search from `view` until time.monotonic() passes `deadline` (or after `iterations`,
+        when given); the root's children and the legal list of the first determinisation (in
+        the arena's order)."""
         root = Node(view.seat)
         known = known or {}
         first = self.world(view, known)
@@ -612,6 +620,8 @@ class Search:
         while True:
             self.iterate(root, world)
             self.iterations += 1
+            if iterations is not None and self.iterations >= iterations:
+                break
             if time.monotonic() >= deadline:
                 break
             world = self.world(view, known)
@@ -689,8 +699,10 @@ class Flat:
     `min_rounds` worlds: with several candidates and few worlds the luckiest one would
     otherwise win, and the bot would play worse than its own policy."""
 
-    def __init__(self, search, top_k=6, z=1.5, min_rounds=8, horizon=None):
+    def __init__(self, search, top_k=6, z=1.5, min_rounds=8, horizon=None, worlds=None):
         self.search = search
+        self.worlds = worlds  # --sims: stop after this many worlds (the clock only as a guard)
+        self.cut = False  # the clock stopped the search before `worlds`
         self.rules = search.rules
         self.gin = self.rules.family == "gin"
         self.rummy = None if self.gin else RummyGreedy(self.rules)
@@ -782,10 +794,13 @@ class Flat:
                 diff[i][0] += d
                 diff[i][1] += d * d
             n += 1
+            if self.worlds is not None and n >= self.worlds:
+                break
             if time.monotonic() >= deadline:
                 break
             world = self.search.world(view, known, shunned=shunned)
         self.iterations = n
+        self.cut = self.worlds is not None and n < self.worlds and len(cands) > 1
         best, best_t = base, self.z
         if n >= self.min_rounds:
             for i in cands[1:]:
@@ -796,6 +811,91 @@ class Flat:
                     best, best_t = i, t
         self.switched = best != base
         return best, acts
+
+
+class Table:
+    """What the table saw go into each hand and not leave it since (RULES 8.3: public): the
+    pile a seat took (gin: the top card; rummy: the whole pile, RULES 4.3, less the cards of
+    the meld it made), a Joker taken back from a meld; until the seat melds, adds or discards
+    them. okr.determinize(known=...) deals these cards to their hands in every world. The
+    pile is followed from the last view (set_pile) through the events, since a take empties
+    it before the bot sees the next view."""
+
+    def __init__(self, me):
+        self.me = me
+        self.known = {}  # seat -> list of cards (a multiset)
+        self.pile = None  # the pile as the events left it; None: not seen this hand yet
+
+    def set_pile(self, pile):
+        self.pile = list(pile)
+
+    def _gain(self, seat, cards):
+        if seat != self.me:
+            self.known.setdefault(seat, []).extend(c for c in cards if c < okr.KINDS)
+
+    def _leave(self, seat, cards):
+        """Cards that left the seat's hand face up: the known ones among them are known no
+        longer (of two copies the table cannot tell which left, so one goes)."""
+        held = self.known.get(seat)
+        for c in cards:
+            if held and c in held:
+                held.remove(c)
+
+    @staticmethod
+    def _cards(text, skip):
+        """The cards of an event's text after `skip` words ("meld 5H 2C=5C 5S"): what was
+        laid, a wild card by its own name."""
+        out = []
+        for tok in text.split()[skip:]:
+            try:
+                out.append(okr.card(tok.partition("=")[0]))
+            except ValueError:
+                pass  # a meld number ("add 3 KD")
+        return out
+
+    def _rest_of_pile(self, seat, taken):
+        if taken and self.pile is not None and len(self.pile) == taken:
+            self._gain(seat, self.pile)
+        self.pile = [] if self.pile is not None or taken else None
+
+    def event(self, e):
+        t, seat = e.type, e.seat
+        if t in (okr.DISCARD, okr.KNOCK):
+            self._leave(seat, [e.card])
+            if self.pile is not None:
+                self.pile.append(e.card)
+        elif t == okr.ADD:
+            self._leave(seat, [e.card])
+        elif t == okr.REPLACE:  # a natural card for the Joker of a meld (RULES 5.2)
+            self._leave(seat, [e.card])
+            self._gain(seat, [okr.JOKER])
+        elif t == okr.MELD:
+            self._leave(seat, self._cards(e.text, 1))
+        elif t in (okr.TAKE, okr.CLAIM):
+            top = e.card
+            if self.pile:
+                self.pile.pop()
+            if e.how == okr.HOW_PLAIN:
+                self._gain(seat, [top])
+                return
+            if e.how == okr.HOW_NEW:  # the meld's other cards came from the hand
+                laid = self._cards(e.text, 2)
+                if top in laid:
+                    laid.remove(top)
+                self._leave(seat, laid)
+            elif e.how == okr.HOW_JOKER:  # the top card frees the meld's Joker into the hand
+                self._gain(seat, [okr.JOKER])
+            if t == okr.TAKE or e.how != okr.HOW_NEW:
+                self._rest_of_pile(seat, e.taken)
+        elif t == okr.PASS and e.taken:  # a claimed meld finished: the pile joins the hand
+            self._rest_of_pile(seat, e.taken)
+
+
+def _count(known, search):
+    """Known opponents' cards the worlds used (0 when ignored)."""
+    if not known or not search.known_ok:
+        return 0
+    return sum(len(c) for c in known.values())
 
 
 def _remember(cards, c, keep=6):
@@ -818,8 +918,8 @@ def budget_ms(ctx, cap):
 
 
 def main(argv):
-    seed, cap, c, horizon, bias = 1, None, 0.7, None, 1.0
-    opts = {"shun": True, "tree": False, "z": 1.5, "top_k": 6, "greedy": False}
+    seed, cap, c, horizon, bias, sims = 1, None, 0.7, None, 1.0, None
+    opts = {"shun": True, "tree": False, "z": 1.5, "top_k": 6, "greedy": False, "known": True}
     args = list(argv)
     while args:
         flag = args.pop(0)
@@ -827,6 +927,8 @@ def main(argv):
             seed = int(args.pop(0))
         elif flag == "--ms" and args:
             cap = float(args.pop(0))
+        elif flag == "--sims" and args:
+            sims = max(1, int(args.pop(0)))
         elif flag == "--c" and args:
             c = float(args.pop(0))
         elif flag == "--horizon" and args:
@@ -835,6 +937,8 @@ def main(argv):
             bias = float(args.pop(0))
         elif flag == "--greedy":
             opts["greedy"] = True
+        elif flag == "--no-known":
+            opts["known"] = False
         elif flag == "--no-shun":
             opts["shun"] = False
         elif flag == "--tree":
@@ -844,8 +948,9 @@ def main(argv):
         elif flag == "--top-k" and args:
             opts["top_k"] = max(1, int(args.pop(0)))
         else:
-            print("usage: ismcts_bot.py [--seed S] [--ms M] [--c C] [--horizon H] [--bias B]"
-                  " [--greedy] [--tree] [--z Z] [--top-k K] [--no-shun]", file=sys.stderr)
+            print("usage: ismcts_bot.py [--seed S] [--sims N] [--ms M] [--c C] [--horizon H]"
+                  " [--bias B] [--greedy] [--tree] [--z Z] [--top-k K] [--no-shun]"
+                  " [--no-known]", file=sys.stderr)
             return 2
     rng = random.Random(seed)
     state = {"rules": None}
@@ -860,18 +965,24 @@ def main(argv):
                 VALUES[k] = 0
 
     def forget(message, ctx):
-        state["known"] = {}
+        state["table"] = Table(ctx.seat)
         state["shunned"] = {}
         state["discarded"] = set()
         state["top"] = None
 
     def on_events(events, ctx):
-        """Gin: remember which cards each opponent took from the pile, until it discards them
-        (public: every seat saw them taken), and the last few it discarded or declined (it
-        drew from the stock with that card on the pile)."""
-        if state["rules"] is None or state["rules"].family != "gin":
+        """The cards the table saw go into the opponents' hands (Table); gin: also the last
+        few cards each opponent discarded or declined (it drew from the stock with that card
+        on the pile)."""
+        if state["rules"] is None:
             return
-        known = state.setdefault("known", {})
+        table = state.get("table")
+        if table is None:
+            table = state["table"] = Table(ctx.seat)
+        for e in events:
+            table.event(e)
+        if state["rules"].family != "gin":
+            return
         shunned = state.setdefault("shunned", {})
         for e in events:
             if e.seat == ctx.seat:
@@ -881,11 +992,8 @@ def main(argv):
                     state["top"] = None
                 continue
             if e.type == okr.TAKE and e.card < okr.JOKER:
-                known.setdefault(e.seat, set()).add(e.card)
                 state["top"] = None
             elif e.type in (okr.DISCARD, okr.KNOCK) and e.card < okr.JOKER:
-                if e.seat in known:
-                    known[e.seat].discard(e.card)
                 _remember(shunned.setdefault(e.seat, []), e.card)
                 state.setdefault("discarded", set()).add(e.seat)
                 state["top"] = e.card
@@ -902,32 +1010,46 @@ def main(argv):
                 return greedy_gin_action(g, state["rules"], acts)
             return RummyGreedy(state["rules"]).action(g, acts)
         deadline = time.monotonic() + budget_ms(ctx, cap) / 1000.0
+        table = state.get("table")
+        if table is None:
+            table = state["table"] = Table(view.seat)
+        table.set_pile(view.pile)
+        known = table.known if opts["known"] else None
         search = Search(state["rules"], rng, view.players, c=c, horizon=horizon, bias=bias)
         search.discarded = state.get("discarded", set())
         if not opts["tree"]:
-            flat = Flat(search, top_k=opts["top_k"], z=opts["z"], horizon=horizon)
-            best, acts = flat.run(view, deadline, state.get("known"),
+            flat = Flat(search, top_k=opts["top_k"], z=opts["z"], horizon=horizon, worlds=sims)
+            best, acts = flat.run(view, deadline, known,
                                   state.get("shunned") if opts["shun"] else None)
             if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
                 return 0
-            ctx.log("ismcts: %d simulations in %.0f ms, %d worlds, %d actions, %s greedy's move"
+            ctx.log("ismcts: %d simulations in %.0f ms, %d worlds, %d actions, %s greedy's move, "
+                    "%d opponents' cards known%s"
                     % (flat.simulations, ctx.elapsed_ms(), flat.iterations, len(acts),
-                       "left" if flat.switched else "kept"))
+                       "left" if flat.switched else "kept", _count(known, search),
+                       ", cut by the clock" if flat.cut else ""))
             return best
-        root, acts = search.run(view, deadline, state.get("known"))
+        root, acts = search.run(view, deadline, known, iterations=sims)
         if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
             ctx.log("ismcts: %d legal actions in the world, %d from the arena" %
                     (len(acts), len(legal)))
             return 0
-        ctx.log("ismcts: %d iterations in %.0f ms, %d actions, %d opponents' cards known" %
-                (search.iterations, ctx.elapsed_ms(), len(acts),
-                 sum(len(c) for c in state.get("known", {}).values())))
+        ctx.log("ismcts: %d iterations in %.0f ms, %d actions, %d opponents' cards known%s" %
+                (search.iterations, ctx.elapsed_ms(), len(acts), _count(known, search),
+                 ", cut by the clock" if sims is not None and search.iterations < sims else ""))
         best = max(range(len(acts)),
                    key=lambda i: root.children[acts[i]].visits if acts[i] in root.children else -1)
         return best
 
+    def on_game_start(start, ctx):
+        # each game's search draws from its own stream (--seed and the game's id), so a game
+        # replays alike whether it comes first in a match or alone (--first-deal); with
+        # --sims, the bot's every move is then a function of the game alone
+        rng.seed("%d/%s" % (seed, start.game_id))
+        forget(start, ctx)
+
     okbot.run(decide, name="ismcts-py", version="1.0", on_hello=on_hello, on_events=on_events,
-              on_game_start=forget, on_hand_end=forget)
+              on_game_start=on_game_start, on_hand_end=forget)
     return 0
 
 

@@ -235,6 +235,13 @@ void okr_view_of(const okr_game *g, int seat, okr_view *v)
 int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_game *out,
                     okr_refusal *why)
 {
+    return okr_determinize_known(r, v, NULL, seed, out, why);
+}
+
+int okr_determinize_known(const okr_rules *r, const okr_view *v,
+                          const uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS], uint64_t seed,
+                          okr_game *out, okr_refusal *why)
+{
     int rc = okr_rules_check(r, v->players, why);
     if (rc)
         return rc;
@@ -265,9 +272,31 @@ int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_ga
     for (int s = 0; s < v->players; s++)
         if (s != v->seat)
             need += v->hand_n[s];
-    for (int k = 0; k < OKR_KINDS; k++) {
+    for (int k = 0; k < OKR_KINDS; k++)
         if (unseen[k] < 0)
             return okr__invalid(why, "1.2", "the view shows a card more often than the pack has");
+    /* Known cards are set aside for their hands first; only the rest is shuffled, so every
+     * world is equally likely among those that agree with the view and the known cards. */
+    int known_n[OKR_MAX_PLAYERS] = {0};
+    if (known) {
+        for (int s = 0; s < v->players; s++) {
+            for (int k = 0; k < OKR_KINDS; k++) {
+                if (!known[s][k])
+                    continue;
+                if (s == v->seat)
+                    return okr__invalid(why, "8.3", "known cards are for the other hands");
+                unseen[k] -= known[s][k];
+                known_n[s] += known[s][k];
+                if (unseen[k] < 0)
+                    return okr__invalid(why, "8.3", "a known card is not among the unseen ones");
+            }
+            if (known_n[s] > v->hand_n[s])
+                return okr__invalid(why, "8.3", "more known cards than the hand holds");
+        }
+        for (int s = 0; s < v->players; s++)
+            need -= known_n[s];
+    }
+    for (int k = 0; k < OKR_KINDS; k++) {
         for (int c = 0; c < unseen[k]; c++)
             cards[n++] = (uint8_t)k;
     }
@@ -300,10 +329,15 @@ int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_ga
     memcpy(out->hand_n, v->hand_n, sizeof out->hand_n);
     memcpy(out->hand[v->seat], v->hand, OKR_KINDS);
     int k = 0;
-    for (int s = 0; s < v->players; s++)
-        if (s != v->seat)
-            for (int c = 0; c < v->hand_n[s]; c++)
-                out->hand[s][cards[k++]]++;
+    for (int s = 0; s < v->players; s++) {
+        if (s == v->seat)
+            continue;
+        if (known)
+            for (int c = 0; c < OKR_KINDS; c++)
+                out->hand[s][c] = (uint8_t)(out->hand[s][c] + known[s][c]);
+        for (int c = known_n[s]; c < v->hand_n[s]; c++)
+            out->hand[s][cards[k++]]++;
+    }
     out->stock_n = v->stock_n;
     for (int i = 0; i < v->stock_n; i++)
         out->stock[i] = cards[k++];

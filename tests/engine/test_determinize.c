@@ -74,11 +74,80 @@ static void test_8_3_determinize_refuses_impossible_view(void **state)
     assert_int_equal(okr_determinize(&r, &v, 1, &d, &why), OKR_EINVAL);
 }
 
+/* okr_determinize_known: the known cards are in their hands in every world, the world is
+ * otherwise one the seat cannot tell from the real one, no known cards give exactly
+ * okr_determinize's world, and known cards that cannot be there are refused (RULES 8.3). */
+static void test_8_3_determinize_known_cards_go_to_their_hands(void **state)
+{
+    (void)state;
+    okr_rules r;
+    okr_refusal why;
+    assert_int_equal(okr_rules_preset(&r, "laws", &why), OKR_OK);
+    int worlds = 0;
+    for (int gi = 0; gi < (getenv("OKR_SANITIZE") ? 2 : 10); gi++) {
+        okr_game g;
+        assert_int_equal(okr_game_init(&g, &r, 3, (uint64_t)gi, NULL, 0, &why), OKR_OK);
+        for (int step = 0; step < 300 && g.phase < OKR_PH_HAND_OVER; step++) {
+            okr_view v, v2;
+            okr_game d, plain;
+            int me = g.to_act;
+            okr_view_of(&g, me, &v);
+            /* known: a few true cards of each other hand (every third kind it holds) */
+            uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS] = {{0}};
+            for (int s = 0; s < g.players; s++)
+                for (int k = 0; s != me && k < OKR_KINDS; k += 3)
+                    known[s][k] = g.hand[s][k];
+            uint64_t seed = (uint64_t)step * 31 + (uint64_t)gi;
+            assert_int_equal(okr_determinize_known(&r, &v, known, seed, &d, &why), OKR_OK);
+            assert_int_equal(okr_check(&d), OKR_OK);
+            okr_view_of(&d, me, &v2);
+            assert_memory_equal(&v, &v2, sizeof v);
+            for (int s = 0; s < g.players; s++)
+                for (int k = 0; k < OKR_KINDS; k++)
+                    assert_true(d.hand[s][k] >= known[s][k]);
+            /* nothing known: the same world as okr_determinize */
+            uint8_t none[OKR_MAX_PLAYERS][OKR_KINDS] = {{0}};
+            assert_int_equal(okr_determinize_known(&r, &v, none, seed, &d, &why), OKR_OK);
+            assert_int_equal(okr_determinize(&r, &v, seed, &plain, &why), OKR_OK);
+            assert_true(okr_digest(&d) == okr_digest(&plain));
+            worlds++;
+            int n = okr_legal(&g, real, OKR_MAX_ACTIONS);
+            assert_int_equal(okr_apply(&g, &real[seed % (uint64_t)n], NULL, &why), OKR_OK);
+        }
+    }
+    assert_true(worlds > 100);
+    /* refused: a card of the seat's own hand, a card of its own as another's, too many */
+    okr_game g, d;
+    okr_view v;
+    assert_int_equal(okr_game_init(&g, &r, 3, 9, NULL, 0, &why), OKR_OK);
+    okr_view_of(&g, 0, &v);
+    uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS] = {{0}};
+    int mine = 0;
+    while (!g.hand[0][mine])
+        mine++;
+    known[0][mine] = 1;
+    assert_int_equal(okr_determinize_known(&r, &v, known, 1, &d, &why), OKR_EINVAL);
+    assert_string_equal(why.rule, "8.3");
+    known[0][mine] = 0;
+    known[1][mine] = (uint8_t)(r.decks + 1); /* more copies than are unseen */
+    assert_int_equal(okr_determinize_known(&r, &v, known, 1, &d, &why), OKR_EINVAL);
+    memcpy(known[1], g.hand[1], OKR_KINDS); /* the whole hand known: fine */
+    assert_int_equal(okr_determinize_known(&r, &v, known, 1, &d, &why), OKR_OK);
+    assert_memory_equal(d.hand[1], g.hand[1], OKR_KINDS);
+    int other = 0; /* one card more than the hand holds: refused */
+    while (!g.hand[2][other])
+        other++;
+    known[1][other]++;
+    assert_int_equal(okr_determinize_known(&r, &v, known, 1, &d, &why), OKR_EINVAL);
+    assert_string_equal(why.rule, "8.3");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_8_3_determinized_game_matches_view),
         cmocka_unit_test(test_8_3_determinize_refuses_impossible_view),
+        cmocka_unit_test(test_8_3_determinize_known_cards_go_to_their_hands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

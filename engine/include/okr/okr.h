@@ -393,6 +393,15 @@ void okr_view_of(const okr_game *g, int seat, okr_view *v);
 int okr_determinize(const okr_rules *r, const okr_view *v, uint64_t seed, okr_game *out,
                     okr_refusal *why);
 
+/* okr_determinize, with cards the table saw go into other hands (a pile taken, a Joker taken
+ * back) and not seen leaving them: known[s][k] copies of kind k are dealt to seat s, the
+ * rest as okr_determinize does (with no known card, the same world for the same seed). NULL:
+ * none known. OKR_EINVAL (RULES 8.3) if a known card is not unseen, or a hand would hold
+ * more known cards than its size, or the view's own seat has known cards. */
+int okr_determinize_known(const okr_rules *r, const okr_view *v,
+                          const uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS], uint64_t seed,
+                          okr_game *out, okr_refusal *why);
+
 /* ---- Positions: a game from a description (engine/src/position.c) ----------------------- */
 
 /* OKR_POS_AUTO in to_act, discarder or upcard: let okr_game_from_position choose (see there). */

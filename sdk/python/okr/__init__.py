@@ -37,17 +37,20 @@ def rules_from(ctx):
     return Rules(hello.rules.preset, **{k: v for k, v in options.items() if k in known})
 
 
-def determinize(view, rng, rules=None, legal=None):
+def determinize(view, rng, rules=None, legal=None, known=None):
     """A whole okr.Game consistent with what the view's seat knows (RULES 8.3).
 
     view: Game.view(seat), or the protocol View okbot's decide(view, legal, ctx) receives;
     rng: an int seed or a random.Random; rules: an okr.Rules, a preset name, or okbot's ctx
     (needed for a protocol View, which does not carry the rules). legal: the legal list decide()
     got; if given, the game's legal actions are checked to be the same, in the same order, so
-    an index chosen in the game is the index to return (ValueError otherwise)."""
+    an index chosen in the game is the index to return (ValueError otherwise). known: cards the
+    table saw go into other hands and not leave them since ({seat: cards}, or a list of cards
+    per seat): every world deals them there, the rest at random (okr.Refused, rule 8.3, if
+    they cannot be there: on the table, in the seat's own hand, more than a hand holds)."""
     if rules is not None and not isinstance(rules, (str, Rules)):
         rules = rules_from(rules)
-    game = _determinize(view, rng) if rules is None else _determinize(view, rng, rules)
+    game = _determinize(view, rng, rules, known)
     if legal is not None:
         mine = [a.text for a in game.legal()]
         theirs = [a if isinstance(a, str) else a.text for a in legal]

@@ -1514,21 +1514,20 @@ static int d_long(PyObject *d, const char *key, long lo, long hi, long *out)
     return 0;
 }
 
-/* d[key], a list of at most cap ints in lo..hi, into out (int32). The count or -1. */
-static int d_ints(PyObject *d, const char *key, long lo, long hi, int32_t *out, int cap)
+/* seq, a list of at most cap ints in lo..hi, into out (int32); `what` names it in errors
+ * ("position: hands", "view.pile"). The count or -1. Steals the reference to seq_obj, which
+ * may be NULL (an error is then set). The one reader of int lists from positions, views and
+ * determinize's known cards. */
+static int ints_of(PyObject *seq_obj, const char *what, long lo, long hi, int32_t *out, int cap)
 {
-    PyObject *v = PyDict_GetItemString(d, key);
-    if (!v) {
-        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
-        return -1;
-    }
-    PyObject *seq = PySequence_Fast(v, "position: a list of ints");
+    PyObject *seq = seq_obj ? PySequence_Fast(seq_obj, "a list of ints") : NULL;
+    Py_XDECREF(seq_obj);
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n > cap) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "position: %s has %zd entries, at most %d", key, n, cap);
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, at most %d", what, n, cap);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1536,14 +1535,27 @@ static int d_ints(PyObject *d, const char *key, long lo, long hi, int32_t *out, 
         if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
             Py_DECREF(seq);
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "position: %s[%zd] = %ld is out of range", key, i,
-                             x);
+                PyErr_Format(PyExc_ValueError, "%s[%zd] = %ld is out of range", what, i, x);
             return -1;
         }
         out[i] = (int32_t)x;
     }
     Py_DECREF(seq);
     return (int)n;
+}
+
+/* d[key], a list of at most cap ints in lo..hi, into out (int32). The count or -1. */
+static int d_ints(PyObject *d, const char *key, long lo, long hi, int32_t *out, int cap)
+{
+    PyObject *v = PyDict_GetItemString(d, key); /* borrowed */
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "position: %s is missing", key);
+        return -1;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "position: %s", key);
+    Py_INCREF(v);
+    return ints_of(v, what, lo, hi, out, cap);
 }
 
 static int d_u8s(PyObject *d, const char *key, long hi, uint8_t *out, int cap)
@@ -2052,29 +2064,9 @@ static int attr_long(PyObject *o, const char *name, long lo, long hi, long *out)
 /* view.NAME as a list of at most `cap` ints in lo..hi, written as int32; the count or -1. */
 static int attr_ints(PyObject *o, const char *name, long lo, long hi, int32_t *out, int cap)
 {
-    PyObject *v = PyObject_GetAttrString(o, name);
-    PyObject *seq = v ? PySequence_Fast(v, "view field: a list of ints") : NULL;
-    Py_XDECREF(v);
-    if (!seq)
-        return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > cap) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "view.%s has %zd entries, at most %d", name, n, cap);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if ((x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
-            Py_DECREF(seq);
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "view.%s[%zd] = %ld is out of range", name, i, x);
-            return -1;
-        }
-        out[i] = (int32_t)x;
-    }
-    Py_DECREF(seq);
-    return (int)n;
+    char what[64];
+    snprintf(what, sizeof what, "view.%s", name);
+    return ints_of(PyObject_GetAttrString(o, name), what, lo, hi, out, cap);
 }
 
 /* Fill *v from an object with the protocol View's fields (proto/okr.proto). 0 or -1. The
@@ -2193,16 +2185,63 @@ static int view_from_fields(PyObject *o, okr_view *v)
     return 0;
 }
 
+/* determinize's known=: {seat: cards} or one list of cards per seat (None or empty for
+ * none), each as hand_of reads them, into counts. 0 or -1. */
+static int known_of(PyObject *o, int players, uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS])
+{
+    memset(known, 0, (size_t)OKR_MAX_PLAYERS * OKR_KINDS);
+    int dict = PyDict_Check(o);
+    PyObject *seq = dict ? PyDict_Items(o) : PySequence_List(o);
+    if (!seq) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "known: {seat: cards} or a list of cards per seat");
+        }
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    int rc = 0;
+    if (!dict && n > players) {
+        PyErr_Format(PyExc_ValueError, "known: %zd lists for %d seats", n, players);
+        rc = -1;
+    }
+    for (Py_ssize_t i = 0; rc == 0 && i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(seq, i), *cards = item;
+        long seat = (long)i;
+        if (dict) {
+            seat = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
+            cards = PyTuple_GET_ITEM(item, 1);
+            if (seat == -1 && PyErr_Occurred()) {
+                rc = -1;
+                break;
+            }
+            if (seat < 0 || seat >= players) {
+                PyErr_Format(PyExc_ValueError, "known: seat %ld, the table has 0..%d", seat,
+                             players - 1);
+                rc = -1;
+                break;
+            }
+        }
+        if (cards == Py_None)
+            continue;
+        rc = hand_of(cards, known[seat]);
+    }
+    Py_DECREF(seq);
+    return rc;
+}
+
 /* A full game consistent with what a view's seat knows (RULES 8.3): only the view's own
  * content goes in, so nothing hidden can come out. `view`: from Game.view(), or okbot's
  * protocol View (then `rules` is needed: an okr.Rules or a preset name). `rng`: an int seed,
- * or an object with getrandbits (random.Random). */
+ * or an object with getrandbits (random.Random). `known`: cards the table saw go into other
+ * hands and not leave them (okr_determinize_known), dealt there in every world. */
 static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
 {
     (void)m;
-    static char *kwlist[] = {"view", "rng", "rules", NULL};
-    PyObject *view, *rng, *rules_arg = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:determinize", kwlist, &view, &rng, &rules_arg))
+    static char *kwlist[] = {"view", "rng", "rules", "known", NULL};
+    PyObject *view, *rng, *rules_arg = NULL, *known_arg = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:determinize", kwlist, &view, &rng, &rules_arg,
+                                     &known_arg))
         return NULL;
     okr_rules r;
     okr_view v;
@@ -2222,7 +2261,7 @@ static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     }
     Py_XDECREF(raw);
-    if (rules_arg) {
+    if (rules_arg && rules_arg != Py_None) {
         if (rules_of(rules_arg, &r) < 0)
             return NULL;
     } else {
@@ -2248,11 +2287,16 @@ static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
     }
     if (PyErr_Occurred())
         return NULL;
+    uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS];
+    int has_known = known_arg != Py_None;
+    if (has_known && known_of(known_arg, v.players, known) < 0)
+        return NULL;
     GameObject *o = game_alloc(&GameType);
     if (!o)
         return NULL;
     okr_refusal why;
-    if (okr_determinize(&r, &v, (uint64_t)seed, &o->g, &why) != OKR_OK) {
+    if (okr_determinize_known(&r, &v, has_known ? (const uint8_t(*)[OKR_KINDS])known : NULL,
+                              (uint64_t)seed, &o->g, &why) != OKR_OK) {
         Py_DECREF(o);
         return refuse(&why);
     }
@@ -2280,8 +2324,9 @@ static PyMethodDef module_methods[] = {
     {"_from_position_raw", m_from_position_raw, METH_VARARGS,
      "_from_position_raw(rules, fields): okr_game_from_position on plain fields."},
     {"determinize", (PyCFunction)(void (*)(void))m_determinize, METH_VARARGS | METH_KEYWORDS,
-     "determinize(view, rng, rules=None): a Game consistent with what the view's seat knows; "
-     "view from Game.view() or okbot (then rules=...)."},
+     "determinize(view, rng, rules=None, known=None): a Game consistent with what the view's "
+     "seat knows; view from Game.view() or okbot (then rules=...); known: {seat: cards} seen "
+     "going into other hands, dealt there."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,

@@ -467,6 +467,44 @@ def test_determinize_takes_a_random_generator():
         okr.determinize(object(), 1)
 
 
+
+def test_determinize_deals_known_cards_to_their_hands():
+    """known=: cards the table saw go into a hand are in that hand in every world; with none
+    known the world is determinize's own; impossible ones are refused with RULES 8.3."""
+    rng = random.Random(6)
+    for preset, players in (("laws", 3), ("gin", 2)):
+        for seed in range(1, 6):
+            g = okr.Game(preset, players=players, seed=seed)
+            while not g.hand_over():
+                seat = g.to_act
+                v = g.view(seat)
+                known = {s: g.hand(s)[::3] for s in range(players) if s != seat}
+                d = okr.determinize(v, 11, known=known)
+                assert d.check() and d.legal() == g.legal()
+                assert hidden_from(d, seat) == hidden_from(g, seat)
+                for s, cards in known.items():
+                    held = d.hand(s)
+                    assert all(held.count(c) >= cards.count(c) for c in cards)
+                as_list = [known.get(s, []) for s in range(players)]
+                assert okr.determinize(v, 11, known=as_list).digest() == d.digest()
+                assert okr.determinize(v, 11, known={}).digest() == \
+                    okr.determinize(v, 11).digest()
+                g.apply(rng.randrange(g.legal_count()))
+    g = okr.Game("laws", players=3, seed=2)
+    v = g.view(0)
+    both = [c for c in g.hand(0) if g.hand(0).count(c) == 2][:1]  # laws: two decks
+    assert both
+    for bad in ({0: g.hand(0)[:1]}, {1: g.hand(1) + g.hand(2)[:1]}, {1: both}):
+        with pytest.raises(okr.Refused) as e:
+            okr.determinize(v, 1, known=bad)
+        assert e.value.rule == "8.3"
+    for bad in ({5: [1]}, [[], [], [], []], {1: ["ZZ"]}):
+        with pytest.raises(ValueError):
+            okr.determinize(v, 1, known=bad)
+    with pytest.raises(TypeError):
+        okr.determinize(v, 1, known=3)
+
+
 # ---- docs/python.md ---------------------------------------------------------------------------
 
 def test_docs_monte_carlo_bot():
