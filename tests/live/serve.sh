@@ -123,26 +123,27 @@ wait $mpid
 check "SIGINT while lingering: status 0" test $? -eq 0
 check "  and no server process is left" gone "$MSRV" "$(port_of "$URL")"
 
+# mid_run SIGNAL NAME: a tournament serving, sent SIGNAL during its run; leaves its status in rc
+mid_run() {
+    "$ARENA" tournament "$TMP/t.tour" --out "$TMP/$2" --jobs 1 --quiet --serve >/dev/null \
+        2>"$TMP/$2.se" &
+    local apid=$!
+    URL=$(url_of "$TMP/$2.se")
+    SRV=$(server_of $apid)
+    check "$2: a state answer before the signal" \
+        test "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200
+    kill "-$1" $apid
+    wait $apid 2>/dev/null
+    rc=$?
+}
 # the arena killed outright during the run: its server dies with it (PR_SET_PDEATHSIG)
-"$ARENA" tournament "$TMP/t.tour" --out "$TMP/k" --jobs 1 --quiet --serve >/dev/null 2>"$TMP/kse" &
-kpid=$!
-URL=$(url_of "$TMP/kse")
-KSRV=$(server_of $kpid)
-check "a state answer before the kill" test "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200
-kill -KILL $kpid
-wait $kpid 2>/dev/null
-check "SIGKILL of the arena mid-run: its server is gone too, the port closed" gone "$KSRV" "$(port_of "$URL")"
+mid_run KILL k
+check "SIGKILL of the arena mid-run: its server is gone too, the port closed" gone "$SRV" "$(port_of "$URL")"
 # Ctrl-C during the run: the run stops (interrupted: status 1), does not linger, and its server
 # stops with it
-"$ARENA" tournament "$TMP/t.tour" --out "$TMP/i" --jobs 1 --quiet --serve >/dev/null 2>"$TMP/ise" &
-ipid=$!
-URL=$(url_of "$TMP/ise")
-ISRV=$(server_of $ipid)
-check "a state answer before the interruption" test "$(curl -s -o /dev/null -w '%{http_code}' "$URL")" = 200
-kill -INT $ipid
-wait $ipid
-check "SIGINT mid-run: status 1, not lingering (got $?)" test $? -eq 1
-check "  no server process is left" gone "$ISRV" "$(port_of "$URL")"
+mid_run INT i
+check "SIGINT mid-run: status 1, not lingering (got $rc)" test $rc -eq 1
+check "  no server process is left" gone "$SRV" "$(port_of "$URL")"
 
 # a live record is written out at most every 100 ms, not per line, yet a move never waits for
 # the next bot's long think: greedy_bot's quick move after a move of the slow bot (2 s a
