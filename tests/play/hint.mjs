@@ -1,21 +1,11 @@
 // hint.mjs URL - the Hint button of a practice game with --hint-bot in headless chromium:
 // click it, and the page shows the hint bot's move, which is one of the move buttons (outlined).
 // Prints ok/FAIL lines and exits 1 on any FAIL.
-import fs from 'fs';
-import os from 'os';
-import path from 'path';
-import { createRequire } from 'module';
-const { chromium } = createRequire(import.meta.url)('../view/node_modules/playwright-core');
+import { launch, checks } from './chromium.mjs';
 
 const [url] = process.argv.slice(2);
-let failed = 0;
-const check = (what, cond) => { if (!cond) failed++; console.log((cond ? 'ok   ' : 'FAIL ') + what); };
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'okr-chromium-'));
-const ctx = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.OKR_CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
-const page = ctx.pages()[0] || await ctx.newPage();
+const { check, failed } = checks();
+const { page, close } = await launch();
 try {
   await page.goto(url);
   await page.waitForSelector('#actions button', { timeout: 20000 });
@@ -29,6 +19,5 @@ try {
 } catch (e) {
   check('no error: ' + e, false);
 }
-await ctx.close();
-fs.rmSync(profile, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+await close();
+process.exit(failed() ? 1 : 0);

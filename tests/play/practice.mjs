@@ -1,21 +1,11 @@
 // practice.mjs URL - the Undo button of a practice game in headless chromium: note the hand
 // and the moves offered, play the first move, wait for the next decision, click Undo: the
 // same hand and moves are offered again. Prints ok/FAIL lines and exits 1 on any FAIL.
-import fs from 'fs';
-import os from 'os';
-import path from 'path';
-import { createRequire } from 'module';
-const { chromium } = createRequire(import.meta.url)('../view/node_modules/playwright-core');
+import { launch, checks } from './chromium.mjs';
 
 const [url] = process.argv.slice(2);
-let failed = 0;
-const check = (what, cond) => { if (!cond) failed++; console.log((cond ? 'ok   ' : 'FAIL ') + what); };
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'okr-chromium-'));
-const ctx = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.OKR_CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
-const page = ctx.pages()[0] || await ctx.newPage();
+const { check, failed } = checks();
+const { page, close } = await launch();
 const table = async () => [await page.locator('#hand').textContent(),
   await page.locator('#actions').textContent()].join(' | ');
 const waitMoves = () => page.waitForSelector('#actions button', { timeout: 20000 });
@@ -40,6 +30,5 @@ try {
 } catch (e) {
   check('no error: ' + e, false);
 }
-await ctx.close();
-fs.rmSync(profile, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+await close();
+process.exit(failed() ? 1 : 0);
