@@ -46,10 +46,12 @@ static int write_pages(const char *record, const char *dir, const char *stem, in
         if (mode == ALL && v >= 0)
             break;
         char path[4096], err[4800];
+        /* a seat's page is named without the run's seed (RULES 8.3): its name is handed
+         * out with it, and the seed deals every card */
         if (v < 0)
             snprintf(path, sizeof path, "%s/%s.html", dir, stem);
         else
-            snprintf(path, sizeof path, "%s/%s.seat%d.html", dir, stem, v);
+            snprintf(path, sizeof path, "%s/%s.seat%d.html", dir, av_public_id(stem), v);
         av_replay_opts o = {.seat = v < 0 ? AV_SPECTATOR : v,
                             .base = mode == EACH ? stem : NULL,
                             .back = back,

@@ -511,7 +511,7 @@ static json_t *views(const rp *r)
     json_array_append_new(v, json_pack("{s:s,s:s,s:b}", "label", "Referee (every hand)", "href",
                                        href, "on", r->o->seat == AV_SPECTATOR));
     for (int s = 0; s < r->players; s++) {
-        snprintf(href, sizeof href, "%s.seat%d.html", base, s);
+        snprintf(href, sizeof href, "%s.seat%d.html", av_public_id(base), s);
         snprintf(label, sizeof label, "Seat %d: %s", s, r->names[s]);
         json_array_append_new(
             v, json_pack("{s:s,s:s,s:b}", "label", label, "href", href, "on", r->o->seat == s));
@@ -538,8 +538,8 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
             snprintf(err, cap, "%s", r->rd->err);
     }
     if (rc == 0) {
-        /* the sibling pages are named after the game id, which names the seed: only the
-         * referee's page links them */
+        /* the referee's page is named after the game id, which names the seed: only the
+         * referee's page links its siblings (a seat's page is named without the seed) */
         if (o->base && o->seat == AV_SPECTATOR)
             json_object_set_new(r->meta, "views", views(r));
         if (o->back)

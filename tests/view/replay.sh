@@ -30,13 +30,19 @@ for m in laws gin german; do
         python3 "$PAGES" replay "$rec" "$page"
         check "$m/$id: the referee's page agrees with the record" test $? -eq 0
         players=$(python3 -c "import json; print(json.loads(open('$rec').readline())['players'])")
+        pub=$(echo "$id" | sed -E 's/^[mt][0-9]+-//') # a seat's page is named without the seed
         for ((k = 0; k < players; k++)); do
             "$ARENA" replay "$rec" --seat "$k" >"$TMP/cli.txt" 2>&1
-            python3 "$PAGES" seat "$rec" "$page" "$TMP/$m/replays/$id.seat$k.html" "$k" "$TMP/cli.txt"
+            python3 "$PAGES" seat "$rec" "$page" "$TMP/$m/replays/$pub.seat$k.html" "$k" "$TMP/cli.txt"
             check "$m/$id seat $k: nothing concealed, own hand as arena replay --seat" test $? -eq 0
         done
     done
 done
+seed=$(python3 -c "import json; print(json.loads(open('$(ls "$TMP"/laws/records/*.jsonl | head -1)').readline())['seed'])")
+check "no seat page's file name holds the match's seed ($seed)" \
+    test -z "$(ls "$TMP"/{laws,gin,german}/replays | grep 'seat' | grep -e "m$seed" -e "$seed-")"
+check "  and the referee's page links them by those names" \
+    grep -q '"href":"d0-r0.seat0.html"' "$TMP/laws/replays/m$seed-d0-r0.html"
 
 # one page: the default name, -o, --seat K
 rec=$(ls "$TMP"/gin/records/*.jsonl | head -1)
@@ -156,11 +162,11 @@ check "notes: arena replay lists them, as --seat $nown too, never as the other s
     -a "$("$ARENA" replay "$nrec" --seat "$nown" | grep -c '  note: ')" -gt 0 \
     -a "$("$ARENA" replay "$nrec" --seat $((1 - nown)) | grep -c '  note: ')" -eq 0
 "$ARENA" replay "$TMP/notes" --html --each-seat --quiet >/dev/null 2>&1
-check "notes: the pages are written" test -s "$TMP/notes/replays/m6-d0-r0.seat1.html"
+check "notes: the pages are written" test -s "$TMP/notes/replays/d0-r0.seat1.html"
 for id in m6-d0-r0 m6-d0-r1; do
     ref="$TMP/notes/replays/$id.html"
     own=$(python3 -c "import json; print(json.loads(open('$TMP/notes/records/$id.jsonl').readline())['names'].index('okrh_notes'))")
-    python3 - "$ref" "$TMP/notes/replays/$id.seat$own.html" "$TMP/notes/replays/$id.seat$((1 - own)).html" <<'PY' && ok "notes $id: no markup from a note in any page; the referee and the bot's seat show them, the other seat none" || bad "notes $id: pages"
+    python3 - "$ref" "$TMP/notes/replays/${id#m6-}.seat$own.html" "$TMP/notes/replays/${id#m6-}.seat$((1 - own)).html" <<'PY' && ok "notes $id: no markup from a note in any page; the referee and the bot's seat show them, the other seat none" || bad "notes $id: pages"
 import html.parser, json, re, sys
 class Tags(html.parser.HTMLParser):
     def __init__(self):

@@ -12,6 +12,8 @@ depending on PettingZoo (docs/python.md "Learning").
         env.step(action)
 """
 
+import random
+
 from . import _okr
 
 
@@ -31,6 +33,9 @@ class Env:
         self.players, self.episode, self.reward_scale = players, episode, reward_scale
         self.possible_agents = ["player_%d" % i for i in range(players)]
         self.game = None
+        # where the deals of reset() without a seed come from: a fresh, unpredictable stream
+        # until a seed is given, then that seed's stream (PettingZoo's reset semantics)
+        self._deals = random.Random()
 
     # ---- spaces (sizes; no gym dependency) ----------------------------------------------
     def observation_size(self, agent=None):
@@ -41,7 +46,14 @@ class Env:
 
     # ---- the AEC loop ---------------------------------------------------------------------
     def reset(self, seed=None, options=None):
-        self.game = _okr.Game(self._rules, players=self.players, seed=seed or 0)
+        """A new episode. reset(seed=S) deals game seed S and restarts the stream of deals;
+        reset() deals the stream's next game, so a training loop sees a new deal every time."""
+        if seed is not None:
+            self._deals.seed(seed)
+            deal = seed
+        else:
+            deal = self._deals.getrandbits(63)
+        self.game = _okr.Game(self._rules, players=self.players, seed=deal)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._rewarded = False

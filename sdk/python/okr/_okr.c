@@ -2304,8 +2304,8 @@ static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
 }
 
 static PyMethodDef module_methods[] = {
-    {"card", m_card, METH_O, "card('QS') -> 38: a card's kind from text (or a kind)."},
-    {"card_str", m_card_str, METH_O, "card_str(38) -> 'QS'."},
+    {"card", m_card, METH_O, "card('QS') -> 50: a card's kind from text (or a kind)."},
+    {"card_str", m_card_str, METH_O, "card_str(50) -> 'QS'."},
     {"cards", m_cards, METH_O, "cards('AS 2S') -> [39, 40]."},
     {"cards_str", m_cards_str, METH_O, "cards_str([39, 40]) -> 'AS 2S'."},
     {"card_value", (PyCFunction)(void (*)(void))m_card_value, METH_VARARGS | METH_KEYWORDS,

@@ -295,3 +295,22 @@ def test_env_refuses_an_illegal_action():
         env.step(next(i for i, m in enumerate(mask) if not m))
     with pytest.raises(okr.Refused):
         okr.env("gin", players=3)
+
+
+def test_env_reset_without_a_seed_deals_a_new_game_each_time():
+    # a training loop that calls reset() must not see one deal forever
+    env = okr.env("gin")
+    digests = set()
+    for _ in range(5):
+        env.reset()
+        digests.add(env.game.digest())
+    assert len(digests) == 5
+    # a seed restarts the stream: the same seed, then the same games after it
+    runs = []
+    for _ in range(2):
+        env.reset(seed=7)
+        first = env.game.digest()
+        env.reset()
+        runs.append((first, env.game.digest()))
+    assert runs[0] == runs[1] and runs[0][0] != runs[0][1]
+    assert runs[0][0] == okr.Game("gin", seed=7).digest()
