@@ -2,9 +2,9 @@
 # bench_live.sh [BUILD_DIR] [ROUNDS] [DEALS] - does watching a tournament live slow it down?
 # Games per second of one tournament of fast bots (the C random and greedy starter bots, laws
 # at 3 seats, 2 jobs) played three ways in each round, in turn: without --serve, with --serve
-# and no viewer, and with --serve and 20 viewers long-polling the state the whole time (20
-# threads of one python process, each asking again as soon as it has an answer, as the page
-# does). Rounds interleave the three so that a busy machine hurts all three alike; the
+# and no viewer, and with --serve and 20 viewers long-polling the state the whole time (one
+# python select() loop over 20 keep-alive connections, each asking again as soon as it has
+# an answer, as the page does). Rounds interleave the three so that a busy machine hurts all three alike; the
 # figures are the median per mode and its ratio to no --serve. Target: at most 5% slower.
 set -euo pipefail
 BUILD=${1:-build}

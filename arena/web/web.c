@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct aw_server {
     aw_counts counts;
     int frame_self;
     double last_ok_ms; /* when a request last passed the token check (0: never) */
+    struct evconnlistener *listener;
+    struct event *resume; /* re-enables the listener after an accept() failure */
 };
 
 /* Everything a page from this server may do: run its own inline script and style, draw its
@@ -185,6 +188,41 @@ static void dispatch(struct evhttp_request *req, void *arg)
     aw_reply_error(req, 404, "no such page");
 }
 
+/* An accept() that fails for want of descriptors (EMFILE, ENFILE, ENOBUFS: anyone on the
+ * machine can open idle connections, token or not) leaves the connection queued, so the
+ * listening socket stays readable and libevent would call accept() again at once, forever,
+ * printing a warning each time. Instead stop accepting for a moment; the idle timeout frees
+ * descriptors meanwhile, and the queued connections are taken when there is room. */
+#define ACCEPT_PAUSE_MS 100
+
+static void accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd, (void)what;
+    aw_server *s = arg;
+    evconnlistener_enable(s->listener);
+}
+
+/* libevent hands the error callback the evhttp (the listener's user data), not the server:
+ * the live servers of this process by their evhttp. A process runs one or two. */
+#define AW_MAX_SERVERS 16
+static struct {
+    struct evhttp *http;
+    aw_server *s;
+} by_http[AW_MAX_SERVERS];
+
+static void accept_failed(struct evconnlistener *l, void *arg)
+{
+    for (size_t i = 0; i < AW_MAX_SERVERS; i++)
+        if (by_http[i].http == arg) {
+            aw_server *s = by_http[i].s;
+            s->counts.accept_pauses++;
+            evconnlistener_disable(l);
+            struct timeval tv = {0, ACCEPT_PAUSE_MS * 1000};
+            evtimer_add(s->resume, &tv);
+            return;
+        }
+}
+
 aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *err, size_t cap)
 {
     aw_options o = opt ? *opt : (aw_options){0};
@@ -229,6 +267,21 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
         free(s);
         return NULL;
     }
+    size_t slot = 0;
+    while (slot < AW_MAX_SERVERS && by_http[slot].http)
+        slot++;
+    s->listener = evhttp_bound_socket_get_listener(h);
+    s->resume = slot < AW_MAX_SERVERS ? evtimer_new(base, accept_resume, s) : NULL;
+    if (!s->resume) {
+        snprintf(err, cap, "%s",
+                 slot < AW_MAX_SERVERS ? "evtimer_new failed" : "too many servers in one process");
+        evhttp_free(s->http);
+        free(s);
+        return NULL;
+    }
+    by_http[slot].http = s->http;
+    by_http[slot].s = s;
+    evconnlistener_set_error_cb(s->listener, accept_failed);
     struct sockaddr_in sa;
     socklen_t len = sizeof sa;
     if (getsockname(evhttp_bound_socket_get_fd(h), (struct sockaddr *)&sa, &len) == 0)
@@ -282,7 +335,11 @@ void aw_server_free(aw_server *s)
 {
     if (!s)
         return;
+    for (size_t i = 0; i < AW_MAX_SERVERS; i++)
+        if (by_http[i].s == s)
+            by_http[i].http = NULL, by_http[i].s = NULL;
     evhttp_free(s->http);
+    event_free(s->resume);
     for (int i = 0; i < s->n_routes; i++)
         free(s->routes[i].path);
     free(s);

@@ -73,9 +73,11 @@ void aw_server_url(const aw_server *s, const char *path, char *out, size_t cap);
  * registered gets 404. Returns 0, or -1 if path is already taken. */
 int aw_server_route(aw_server *s, const char *path, aw_handler handler, void *arg);
 
-/* Requests refused before any handler ran, by cause: for tests and a server's log. */
+/* Requests refused before any handler ran, by cause: for tests and a server's log.
+ * accept_pauses: how often accept() failed (out of file descriptors: a flood of idle
+ * connections) and the server stopped accepting for a moment instead of spinning. */
 typedef struct {
-    unsigned long served, forbidden, not_found, bad_method;
+    unsigned long served, forbidden, not_found, bad_method, accept_pauses;
 } aw_counts;
 aw_counts aw_server_counts(const aw_server *s);
 

@@ -140,12 +140,20 @@ if mode == "polls":
     # its end; a change answers every held poll and would empty the queue under test)
     # (with --serve-delay the last table leaves delay + 2 s after the end: wait for no tables)
     _, s0 = state()
+    settled = False
     for _ in range(40):
         time.sleep(1)
         _, s1 = state()
         if s1["version"] == s0["version"] and s1["state"] == "finished" and not s1["tables"]:
+            settled = True
             break
         s0 = s1
+    # a state still changing would answer the held polls: say so rather than count them
+    check("the state settles (finished, no tables, the same version for 1 s) within 40 s "
+          "(state %s, %d tables, version %d)" % (s0["state"], len(s0["tables"]), s0["version"]),
+          settled)
+    if not settled:
+        sys.exit(1)
     polls = []
     for _ in range(600):
         s = socket.create_connection((host, port), timeout=30)

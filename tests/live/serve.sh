@@ -90,7 +90,7 @@ check "no server process is left after the arena, the port is closed" gone "$SRV
 
 # the delay: a match over before the delay has passed shows nothing yet, then all of it
 "$ARENA" match --rules gin --bot @greedy --bot @random --games 4 --out "$TMP/m" --quiet \
-    --serve --serve-delay 3 --serve-linger 30 >/dev/null 2>"$TMP/mse" &
+    --serve --serve-delay 3 --serve-linger 120 >/dev/null 2>"$TMP/mse" &
 mpid=$!
 URL=$(url_of "$TMP/mse")
 MSRV=$(server_of $mpid)

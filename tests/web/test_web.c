@@ -2,7 +2,8 @@
  * (query, cookie, header; wrong or missing = 403 and no handler runs), the Host and Origin
  * checks, exact routes, 404/405, the size caps, the security headers on every answer, JSON
  * bodies (garbage, deep nesting, not an object), that the server listens on 127.0.0.1
- * only, the frame policy (frame_self) and the wait list of long polls. One thread: a client socket
+ * only, the frame policy (frame_self), the wait list of long polls, and a server out of file
+ * descriptors (it pauses accepting instead of spinning, then recovers). One thread: a client socket
  * connects (the kernel completes it from the backlog), writes its whole request, and the test turns
  * the event loop until the server has answered. */
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include "web/web.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -564,6 +567,57 @@ static void waitlist_caps_wakes_times_out_forgets(void **state)
     assert_int_equal(f->hits, 7);
 }
 
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n; /* . and .. and the DIR's own fd: a few over, which only lowers the limit */
+}
+
+/* Anyone on the machine may open idle connections, token or not, until the server has no file
+ * descriptor left: accept() then fails with the connection still queued, and a server that
+ * called it again at once would spin. It must pause (counted), and answer again once the
+ * connections are gone. Without the pause accept_pauses stays 0. */
+static void out_of_descriptors_pauses_then_recovers(void **state)
+{
+    fixture *f = *state;
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    struct rlimit low = old;
+    low.rlim_cur = (rlim_t)open_fds() + 12; /* room for the clients and a few accepts */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    int fds[10], n = 0;
+    struct sockaddr_in sa = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)aw_server_port(f->srv))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (; n < 10; n++) {
+        fds[n] = socket(AF_INET, SOCK_STREAM, 0);
+        assert_true(fds[n] >= 0);
+        assert_int_equal(connect(fds[n], (struct sockaddr *)&sa, sizeof sa), 0);
+    }
+    for (int i = 0; i < 50; i++) { /* 0.5 s of the server's loop */
+        event_base_loop(f->base, EVLOOP_NONBLOCK);
+        usleep(10000);
+    }
+    unsigned long pauses = aw_server_counts(f->srv).accept_pauses;
+    assert_true(pauses >= 1);
+    assert_true(pauses <= 10); /* one every 100 ms at most, not one per loop turn */
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    for (int i = 0; i < 30; i++) { /* the queued connections are taken and found closed */
+        event_base_loop(f->base, EVLOOP_NONBLOCK);
+        usleep(10000);
+    }
+    char hdr[128];
+    snprintf(hdr, sizeof hdr, "X-Okr-Token: %s\r\n", aw_server_token(f->srv));
+    assert_int_equal(get(f, "/", hdr), 200);
+}
+
 static void cookie_parsing(void **state)
 {
     (void)state;
@@ -593,6 +647,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(token_given, setup, teardown),
         cmocka_unit_test_setup_teardown(frame_policy, setup, teardown),
         cmocka_unit_test_setup_teardown(waitlist_caps_wakes_times_out_forgets, setup, teardown),
+        cmocka_unit_test_setup_teardown(out_of_descriptors_pauses_then_recovers, setup, teardown),
         cmocka_unit_test(cookie_parsing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
