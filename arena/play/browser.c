@@ -29,10 +29,14 @@ struct ap_browser {
     double timeout_ms;
 };
 
+/* The seat's JSON, and "polls": the long polls held now (a test waits on it: a 65th is refused
+ * only once 64 are held) */
 static void reply_state(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
-    aw_reply_json(req, 200, ap_seat_json(b->seat));
+    json_t *o = ap_seat_json(b->seat);
+    json_object_set_new(o, "polls", json_integer(b->polls ? aw_waitlist_count(b->polls) : 0));
+    aw_reply_json(req, 200, o);
 }
 
 static void on_seat_change(ap_seat *s, void *ud)

@@ -137,7 +137,13 @@ while not st["over"]:
             h.sendall(b"GET /state?since=%d HTTP/1.1\r\nHost: %s:%d\r\nX-Okr-Token: %s\r\n\r\n" % (
                 v0, HOST.encode(), PORT, token.encode()))
             held.append(h)
-        time.sleep(0.5)
+        # the 65th only once the server holds all 64 (its state says how many it holds): on a
+        # loaded machine it may not have read them all yet (a fixed sleep failed under load)
+        t_held = time.time() + 20
+        while state()["polls"] < HELD and time.time() < t_held:
+            time.sleep(0.02)
+        expect("the server holds the %d long polls (\"polls\" in the state)" % HELD,
+               state()["polls"], {HELD})
         st503, _, r503 = request("GET", "/state?since=%d" % v0)
         expect("a long poll beyond the %d held" % HELD, st503, {503})
         if st503 == 503 and r503.getheader("Retry-After") != "2":
