@@ -29,10 +29,14 @@ struct ap_browser {
     double timeout_ms;
 };
 
+/* The seat's JSON, and "polls": the long polls held now (a test waits on it: a 65th is refused
+ * only once 64 are held) */
 static void reply_state(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
-    aw_reply_json(req, 200, ap_seat_json(b->seat));
+    json_t *o = ap_seat_json(b->seat);
+    json_object_set_new(o, "polls", json_integer(b->polls ? aw_waitlist_count(b->polls) : 0));
+    aw_reply_json(req, 200, o);
 }
 
 static void on_seat_change(ap_seat *s, void *ud)
@@ -104,6 +108,22 @@ static int body_id(json_t *o, uint64_t *id)
     return !ids || !*ids || errno || *end ? -1 : 0;
 }
 
+/* A Decision id that is not the waiting one, said plainly: not the human's turn, or an old,
+ * replayed or made-up id. Nothing was changed. */
+static void reply_stale(struct evhttp_request *req, const ap_seat *s)
+{
+    if (!ap_seat_decision(s))
+        aw_reply_error(
+            req, 409, "it is not your turn (no decision of yours is waiting): nothing was changed");
+    else
+        aw_reply_error(req, 409,
+                       "that decision is not the one waiting (already answered, replayed or "
+                       "made up): nothing was changed");
+}
+
+/* POST /act {"id": "<decision id>", "index": N}, or {"id", "move": "<the move in the notation>"}
+ * (a refusal names its rule: 422 {"error", "rule", "reason"}); an optional "seat" must be this
+ * page's seat. Whatever is refused changes nothing. */
 static void act(struct evhttp_request *req, void *ud)
 {
     ap_browser *b = ud;
@@ -117,19 +137,54 @@ static void act(struct evhttp_request *req, void *ud)
         aw_reply_error(req, 400, err);
         return;
     }
-    json_t *ix = json_object_get(o, "index");
+    json_t *ix = json_object_get(o, "index"), *mv = json_object_get(o, "move"),
+           *seat = json_object_get(o, "seat");
     uint64_t id;
-    if (body_id(o, &id) < 0 || !json_is_integer(ix)) {
+    if (body_id(o, &id) < 0 || json_is_integer(ix) == json_is_string(mv) ||
+        (seat && !json_is_integer(seat))) {
         json_decref(o);
-        aw_reply_error(req, 400, "expected {\"id\": \"<decision id>\", \"index\": <number>}");
+        aw_reply_error(req, 400,
+                       "expected {\"id\": \"<decision id>\", \"index\": <number>} or "
+                       "{\"id\": \"<decision id>\", \"move\": \"<a move in the notation>\"}");
         return;
     }
-    int rc = ap_seat_choose(b->seat, id, (long long)json_integer_value(ix));
+    if (seat && json_integer_value(seat) != ap_seat_number(b->seat)) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "seat %lld is not yours: this page plays seat %d only; nothing was changed",
+                 (long long)json_integer_value(seat), ap_seat_number(b->seat));
+        json_decref(o);
+        aw_reply_error(req, 403, msg);
+        return;
+    }
+    long long index = json_is_integer(ix) ? (long long)json_integer_value(ix) : -1;
+    if (mv && !ap_seat_over(b->seat)) {
+        const Okrpb__Decision *d = ap_seat_decision(b->seat);
+        if (!d || d->id != id) {
+            json_decref(o);
+            reply_stale(req, b->seat);
+            return;
+        }
+        long k;
+        okr_refusal why;
+        if (ap_seat_move(b->seat, json_string_value(mv), &k, &why) != AP_OK) {
+            char msg[400], rule[sizeof why.rule], reason[sizeof why.reason];
+            ap_refusal_text(&why, msg, sizeof msg - 32);
+            size_t n = strlen(msg);
+            snprintf(msg + n, sizeof msg - n, "%s", "; nothing was changed");
+            ar_sanitize(why.rule, strnlen(why.rule, sizeof why.rule), rule, sizeof rule);
+            ar_sanitize(why.reason, strnlen(why.reason, sizeof why.reason), reason, sizeof reason);
+            json_decref(o);
+            aw_reply_json(req, 422,
+                          json_pack("{s:s,s:s,s:s}", "error", msg, "rule", rule, "reason", reason));
+            return;
+        }
+        index = k;
+    }
     json_decref(o);
+    int rc = ap_seat_choose(b->seat, id, index);
     if (rc == AP_STALE)
-        aw_reply_error(req, 409,
-                       "that decision is not the one waiting (already answered, or "
-                       "not yours now): nothing was changed");
+        reply_stale(req, b->seat);
     else if (rc == AP_RANGE)
         aw_reply_error(req, 400, "no such legal action in this decision: nothing was changed");
     else if (rc == AP_GONE)

@@ -14,10 +14,13 @@
 typedef struct ap_browser ap_browser;
 
 /* Serve the seat on 127.0.0.1:port (0: any free port). Routes: GET / (the page), GET /state
- * (the seat's JSON; ?since=VERSION waits up to 20 s for a newer one, at most 64 at once: 503
- * beyond), POST /act
- * {"id": "<decision id>", "index": N} (200, 409 for a Decision that is not the waiting one,
- * 400 for anything else), POST /quit (leave the game). NULL with a message in err. */
+ * (the seat's JSON and "polls", the long polls held; ?since=VERSION waits up to 20 s for a
+ * newer one, at most 64 at once: 503 beyond), POST /act {"id": "<decision id>", "index": N} or
+ * {"id": ..., "move": "<the move in the notation>"} (200; 409 for a Decision that is not the
+ * waiting one or when none waits; 403 for an optional "seat" that is not this one; 422
+ * {"error", "rule", "reason"} for a move the engine refuses, with its RULES number; 400 for
+ * anything else; a refusal changes nothing), POST /quit (leave the game). NULL with a message
+ * in err. */
 ap_browser *ap_browser_new(struct event_base *base, ap_seat *seat, int port, char *err, size_t cap);
 /* The same on a socket from aw_listen (web.h), made before the sandbox moved the arena into
  * its empty network namespace. */

@@ -6,6 +6,7 @@
 #include "frame.h"
 #include "match/bot.h"
 #include "match/json_out.h"
+#include "match/refusal.h"
 #include "okr/okr.h"
 #include "util/util.h"
 
@@ -33,7 +34,9 @@ struct ap_seat {
     char **names;
     int nnames;
     char game_id[64];
-    char rules[32];   /* the Hello's preset: "laws", "gin" ... */
+    char rules[32];    /* the Hello's preset: "laws", "gin" ... */
+    okr_rules okrules; /* the Hello's rules in full, to ask the engine why a move is refused */
+    int have_rules;
     json_t *events;   /* [{seat, text}] of the current game, oldest first */
     long long told;   /* events of the current game received (uncapped): the game's step */
     json_t *hand_end; /* the last HandEnd, or NULL */
@@ -204,6 +207,9 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         const char *preset =
             m->hello->rules && m->hello->rules->preset ? m->hello->rules->preset : "";
         ar_sanitize(preset, strlen(preset), s->rules, sizeof s->rules);
+        okr_refusal why;
+        s->have_rules =
+            m->hello->rules && okrpb_rules_to(m->hello->rules, &s->okrules, &why) == OKR_OK;
         Okrpb__Identify id = OKRPB__IDENTIFY__INIT;
         id.major = 1;
         id.minor = 0;
@@ -542,6 +548,75 @@ int ap_seat_find(const ap_seat *s, const char *text)
             return (int)i;
     }
     return -1;
+}
+
+int ap_seat_move(const ap_seat *s, const char *text, long *index, okr_refusal *why)
+{
+    memset(why, 0, sizeof *why);
+    const Okrpb__Decision *d = ap_seat_decision(s);
+    if (!d)
+        return AP_STALE;
+    int i = ap_seat_find(s, text);
+    if (i >= 0) {
+        *index = i;
+        return AP_OK;
+    }
+    /* Not written as the list writes it: ask the engine, on a table rebuilt from this seat's
+     * own view (the cards it cannot see dealt at random: no rule of a move of this seat looks
+     * at them, and nothing of the real game is touched) */
+    const Okrpb__View *pv = s->last_view ? s->last_view->decision->view : NULL;
+    struct {
+        okr_view v;
+        okr_game g, copy;
+    } *w = ar_xmalloc(sizeof *w);
+    okr_action a;
+    memset(&a, 0, sizeof a);
+    int rc = AP_REFUSED;
+    if (!s->have_rules || !pv || okrpb_view_to(pv, &w->v, why) != OKR_OK ||
+        okr_determinize(&s->okrules, &w->v, 1, &w->g, why) != OKR_OK) {
+        snprintf(why->rule, sizeof why->rule, "%s", "");
+        snprintf(why->reason, sizeof why->reason, "%s", "not one of the legal moves listed");
+    } else if (okr_action_parse(&w->g, text, &a, why) != OKR_OK) {
+        /* rule "notation": the line is not a move */
+    } else {
+        w->copy = w->g;
+        if (okr_apply(&w->copy, &a, NULL, why) == OKR_OK) /* else: the engine's rule and reason */
+            rc = AP_OK;
+    }
+    free(w);
+    if (rc != AP_OK)
+        return rc;
+    okr_action_normalize(&s->okrules, &a); /* the form the legal list holds */
+    for (size_t k = 0; k < d->n_legal; k++) {
+        okr_action have;
+        okr_refusal ignore;
+        memset(&have, 0, sizeof have);
+        if (okrpb_action_to(d->legal[k], &have, &ignore) != OKR_OK)
+            continue;
+        okr_action_normalize(&s->okrules, &have);
+        if (memcmp(&have, &a, sizeof a) == 0) {
+            *index = (long)k;
+            return AP_OK;
+        }
+    }
+    snprintf(why->rule, sizeof why->rule, "%s", "");
+    snprintf(why->reason, sizeof why->reason, "%s", "not one of the legal moves listed");
+    return AP_REFUSED;
+}
+
+void ap_refusal_text(const okr_refusal *why, char *out, size_t cap)
+{
+    char reason[sizeof why->reason], rule[sizeof why->rule];
+    ar_sanitize(why->reason, strnlen(why->reason, sizeof why->reason), reason, sizeof reason);
+    ar_sanitize(why->rule, strnlen(why->rule, sizeof why->rule), rule, sizeof rule);
+    if (ar_is_rule_number(rule))
+        snprintf(out, cap, "refused (RULES %s): %s", rule, reason);
+    else if (strcmp(rule, "notation") == 0)
+        snprintf(out, cap, "not a move in the notation (docs/notation.md): %s", reason);
+    else if (rule[0])
+        snprintf(out, cap, "refused (%s): %s", rule, reason);
+    else
+        snprintf(out, cap, "refused: %s", reason);
 }
 
 /* ---- Hints (practice) ----------------------------------------------------------------------- */

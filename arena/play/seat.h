@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "okr.pb-c.h"
+#include "okr/okr.h"
 
 typedef struct ap_seat ap_seat;
 
@@ -81,6 +82,18 @@ int ap_seat_hint(ap_seat *s, uint64_t id);
 
 /* Index of the legal action whose notation is text (case and spaces ignored), or -1. */
 int ap_seat_find(const ap_seat *s, const char *text);
+enum { AP_REFUSED = -7 };
+/* A move typed in the notation ("discard qs", "meld 4h 2c=5h 6h"): AP_OK with *index the legal
+ * action it means (written as the list writes it, or in any form the engine reads as the same
+ * action); AP_STALE when no Decision waits (not the human's turn); AP_REFUSED with *why when it
+ * is not one: rule "notation" for a line that is not a move, else the engine's own refusal
+ * (its RULES number and reason) of that action on a copy of the table as this seat sees it.
+ * Nothing is changed either way. */
+int ap_seat_move(const ap_seat *s, const char *text, long *index, okr_refusal *why);
+/* A refusal for a person: "refused (RULES 4.5): <reason>", or "not a move in the notation
+ * (docs/notation.md): <reason>". */
+void ap_refusal_text(const okr_refusal *why, char *out, size_t cap);
+
 /* Take the seat's ends off the loop and close them, telling nobody: before the match's loop
  * is freed (ar_match_free), which the seat outlives. */
 void ap_seat_detach(ap_seat *s);

@@ -116,9 +116,15 @@ static void command(ap_tty *t, char *cmd)
         }
         index = k - 1;
     } else {
-        index = ap_seat_find(t->seat, cmd);
-        if (index < 0) {
-            say(t, "not one of the legal moves listed (type its number, or 'help')");
+        /* a move in the notation: the engine says why it is refused (RULES x.y), on a copy
+         * of the table as this seat sees it; nothing is changed */
+        okr_refusal why;
+        if (ap_seat_move(t->seat, cmd, &index, &why) != AP_OK) {
+            char msg[400];
+            ap_refusal_text(&why, msg, sizeof msg);
+            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s",
+                     " -- nothing changed (type a move's number, or 'help')");
+            say(t, msg);
             return;
         }
     }

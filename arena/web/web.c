@@ -398,6 +398,7 @@ void aw_reply(struct evhttp_request *req, int status, const char *content_type, 
                          : status == 405 ? "Method Not Allowed"
                          : status == 409 ? "Conflict"
                          : status == 413 ? "Payload Too Large"
+                         : status == 422 ? "Unprocessable Content"
                          : status == 500 ? "Internal Server Error"
                          : status == 503 ? "Service Unavailable"
                                          : NULL;

@@ -1,11 +1,16 @@
-// browser.mjs URL RESPONSES SHOTS PREFIX MODE - a scripted human plays `arena play --browser`
-// in headless chromium: every answer by a click on the page (a card in the hand to discard it,
-// or a move's button), until the game is over. MODE gin: mostly cards, a knock when offered;
-// MODE showdown: the same against a bot that knocks, whose showdown must be drawn; MODE laws: a
-// pile take and melds whenever the page offers them. The cards must be drawn by the replay
-// page's table.js (suit symbols and colours), which the page must inline byte for byte. Every /state and /act body and the page's HTML are
-// appended to RESPONSES for scan.py; no request may leave 127.0.0.1:PORT; screenshots go to
-// SHOTS/PREFIX-*.png. Prints ok/FAIL lines and exits 1 on any FAIL.
+// browser.mjs URL RESPONSES SHOTS PREFIX MODE - a scripted human plays `arena play --browser` in
+// headless chromium: every answer by a click on the page (a card in the hand to discard it, or a
+// move's button), until the game is over. At its first decision it types a move in the notation
+// that is not legal then ("discard qs"): the page must show the engine's refusal with its rule
+// number ("refused (RULES G3): ...") and nothing may change. MODE gin: cards discarded to least
+// deadwood, a knock with its arrangement when offered (one must happen); MODE showdown: random
+// discards against a bot that knocks, whose showdown must be drawn; MODE laws: a pile take, a meld with a
+// wild card (its declaration) and other melds whenever the page offers them (a take and a wild meld
+// must happen); MODE german: the same, and a claim out of turn whenever offered (one must happen).
+// The cards must be drawn by the replay page's table.js (suit symbols and colours), which the page
+// must inline byte for byte. Every /state and /act body and the page's HTML are appended to
+// RESPONSES for scan.py; no request may leave 127.0.0.1:PORT; screenshots go to SHOTS/PREFIX-*.png.
+// Prints ok/FAIL lines and exits 1 on any FAIL.
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -15,6 +20,7 @@ const { chromium } = createRequire(import.meta.url)('../view/node_modules/playwr
 
 const [url, responses, shots, prefix, mode] = process.argv.slice(2);
 const gin = mode === 'gin' || mode === 'showdown'; // showdown: against a bot that knocks
+const rummy = mode === 'laws' || mode === 'german';
 let failed = 0, passed = 0;
 const ok = (what) => { passed++; console.log('ok   ' + what); };
 const bad = (what) => { failed++; console.log('FAIL ' + what); };
@@ -22,6 +28,36 @@ const check = (what, cond) => (cond ? ok(what) : bad(what));
 const origin = new URL(url).origin;
 // the human's choices from a fixed seed: with the arena's --seed, the same game every run
 let rs = 12345;
+// gin: the least deadwood of a hand (cards in the notation) over its arrangements into sets
+// and runs (RULES G5): the scripted human discards the card that leaves the least, so that it
+// comes to knock
+const RANKS = 'A23456789TJQK';
+function deadwood(hand) {
+  const rank = (c) => RANKS.indexOf(c[0]), val = (c) => Math.min(rank(c) + 1, 10);
+  const melds = [];
+  for (let r = 0; r < 13; r++) {
+    const same = hand.map((c, i) => [c, i]).filter(([c]) => rank(c) === r).map(([, i]) => i);
+    if (same.length >= 3) for (let m = 1; m < 1 << same.length; m++) {
+      const ix = same.filter((_, k) => m & (1 << k));
+      if (ix.length >= 3) melds.push(ix);
+    }
+  }
+  for (const suit of 'CDHS') {
+    const at = {};
+    hand.forEach((c, i) => { if (c[1] === suit) at[rank(c)] = i; });
+    for (let lo = 0; lo < 13; lo++)
+      for (let hi = lo; hi < 13 && at[hi] !== undefined; hi++)
+        if (hi - lo >= 2) melds.push(Array.from({ length: hi - lo + 1 }, (_, k) => at[lo + k]));
+  }
+  let best = Infinity;
+  const go = (used, from) => {
+    best = Math.min(best, hand.reduce((n, c, i) => n + (used & (1 << i) ? 0 : val(c)), 0));
+    for (let k = from; k < melds.length; k++)
+      if (melds[k].every((i) => !(used & (1 << i)))) go(melds[k].reduce((u, i) => u | (1 << i), used), k + 1);
+  };
+  go(0, 0);
+  return best;
+}
 const random = () => { rs = (rs + 0x6d2b79f5) | 0; let t = Math.imul(rs ^ (rs >>> 15), 1 | rs);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
 
@@ -41,7 +77,8 @@ await ctx.route('**/*', (route) => {
   return route.abort();
 });
 const page = ctx.pages()[0] || await ctx.newPage();
-page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+// (the refusal the script provokes is logged by chromium as a failed load: not an error here)
+page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) errors.push(m.text()); });
 const bodies = [];
 let served = '';
 page.on('response', async (r) => {
@@ -77,7 +114,7 @@ const cardsDrawn = () => {
 
 await page.goto(url);
 check('the page loads and drops the token from the address bar', !page.url().includes('t='));
-let clicks = 0, cards = 0, takes = 0, melds = 0, knocks = 0, first = true;
+let clicks = 0, cards = 0, takes = 0, melds = 0, wildMelds = 0, claims = 0, knocks = 0, first = true;
 let drawn = null;
 const t0 = Date.now();
 for (;;) {
@@ -90,22 +127,57 @@ for (;;) {
   if (first) {
     await page.screenshot({ path: path.join(shots, prefix + '-table.png'), fullPage: true });
     first = false;
+    // a move typed in the notation that is not legal now (the first decision is a draw or an
+    // upcard): the page shows the engine's refusal with its rule number, and nothing changes
+    const before = await page.evaluate(() => ({ v: st.version, id: st.decision.id, log: document.querySelectorAll('#log li').length }));
+    await page.fill('#movetext', 'discard qs');
+    await page.press('#movetext', 'Enter');
+    const msg = await page.waitForFunction(() => /refused \(RULES [^)]+\): /.test(document.getElementById('msg').textContent),
+      null, { timeout: 10000 }).then(() => page.locator('#msg').textContent()).catch(() => '');
+    const after = await page.evaluate(() => ({ v: st.version, id: st.decision && st.decision.id, log: document.querySelectorAll('#log li').length }));
+    check(`a move typed in the notation that is not legal shows the refusal with its rule number: "${msg}"`,
+      /^refused \(RULES (\d+\.\d+|G\d+|6\.G)\): .*nothing was changed/.test(msg));
+    check('the refusal changed nothing (the same decision waits, no move in the log)',
+      after.v === before.v && after.id === before.id && after.log === before.log);
+    await page.screenshot({ path: path.join(shots, prefix + '-refused.png'), fullPage: true });
   }
-  const texts = await buttons.allTextContents();
+  // each button's move in the notation (its title; its text draws the cards)
+  const texts = await buttons.evaluateAll((bs) => bs.map((b) => b.title || b.textContent));
   const can = page.locator('#hand button.can');
   let target = null;
   if (gin) {
+    // a knock with its arrangement when offered ("knock 9S | 3H 4H 5H | ...")
     const knock = texts.findIndex((t) => t.startsWith('knock'));
     if (knock >= 0) { target = buttons.nth(knock); knocks++; }
   }
-  if (mode === 'laws') {
+  if (rummy) {
+    // a claim out of turn (german, RULES 6.G), a pile take with the meld it requires, a meld
+    // with a wild card and its declaration ("2C=5H"), any meld
+    const claim = texts.findIndex((t) => t.startsWith('claim'));
     const take = texts.findIndex((t) => t.startsWith('take'));
+    const wild = texts.findIndex((t) => t.startsWith('meld') && t.includes('='));
     const meld = texts.findIndex((t) => t.startsWith('meld'));
-    if (take >= 0) { target = buttons.nth(take); takes++; }
+    if (claim >= 0) { target = buttons.nth(claim); claims++; }
+    else if (take >= 0) { target = buttons.nth(take); takes++; }
+    else if (wild >= 0) { target = buttons.nth(wild); melds++; wildMelds++; }
     else if (meld >= 0) { target = buttons.nth(meld); melds++; }
   }
   // the cards as drawn, once a hand shows some: each is the replay page's card
   if (!drawn && (await can.count()) > 0) drawn = await page.evaluate(cardsDrawn);
+  if (!target && mode === 'gin' && (await can.count()) > 0) {
+    // the discard that leaves the least deadwood (the first of equals)
+    const hand = await page.evaluate(() => st.view.hand);
+    const offered = await can.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-card')));
+    let pick = 0, least = Infinity;
+    offered.forEach((c, k) => {
+      const rest = hand.slice();
+      rest.splice(rest.indexOf(c), 1);
+      const d = deadwood(rest);
+      if (d < least) { least = d; pick = k; }
+    });
+    target = can.nth(pick);
+    cards++;
+  }
   if (!target && (await can.count()) > 0 && (gin || random() < 0.8)) {
     target = can.nth(Math.floor(random() * (await can.count())));
     cards++;
@@ -122,7 +194,7 @@ for (;;) {
 await page.waitForTimeout(200);
 const result = await page.locator('#resulttext').textContent().catch(() => '');
 await page.screenshot({ path: path.join(shots, prefix + '-over.png'), fullPage: true });
-check(`the game is played to its end by ${clicks} clicks (${cards} on cards, ${takes} takes, ${melds} melds, ${knocks} knocks): "${result}"`,
+check(`the game is played to its end by ${clicks} clicks (${cards} on cards, ${takes} takes, ${melds} melds (${wildMelds} wild), ${claims} claims, ${knocks} knocks): "${result}"`,
   clicks > 0 && /over/i.test(result));
 if (gin) check('cards in the hand were clicked to discard them', cards > 0);
 if (drawn) {
@@ -145,7 +217,9 @@ if (mode === 'showdown') check('the hand ended with a knock, its showdown drawn'
 const asset = (f) => fs.readFileSync(new URL('../../arena/view/assets/' + f, import.meta.url), 'utf8');
 check('the page holds table.js and table.css as the replay page does',
   served.includes(asset('table.js')) && served.includes(asset('table.css')));
-if (mode === 'laws') check('a pile take and a meld were played through the page', takes > 0 && melds > 0);
+if (mode === 'laws') check('a pile take and a meld with a wild card were played through the page', takes > 0 && wildMelds > 0);
+if (mode === 'german') check('a claim out of turn was played through the page (RULES 6.G)', claims > 0);
+if (mode === 'gin') check('the human knocked with an arrangement through the page', knocks > 0);
 fs.appendFileSync(responses, bodies.join('\n') + '\n');
 fs.writeFileSync(responses + '.page.html', served); // the page as served: it holds no card
 check('no request left the page\'s own origin' + (foreign.length ? ': ' + foreign.slice(0, 3).join(' ') : ''), foreign.length === 0);

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""client.py URL RESPONSES - plays the human seat of `arena play --browser` to the end of the
-game over HTTP, picking a random legal move each turn, and in between sends the server what a
-hostile local program or page would: no token, a wrong token, a wrong Host, a foreign Origin,
-oversized headers and bodies, garbage and non-object JSON, a method other than GET/POST,
-paths outside the routes, an out-of-range move, an answer with another decision's id, the
-replay of an answer already accepted, and more long polls than the page holds (503). Each must get its error status and change nothing (the
-state's version does not move); the game must go on to its end. Every JSON body received is
-appended to RESPONSES for scan.py. Exit 0 when all held."""
+"""client.py URL RESPONSES [SEED [reorder]] - plays the human seat of `arena play --browser` to
+the end of the game over HTTP, picking a random legal move each turn (every fourth typed in the
+notation, as a person would write it; the first set it may lay with its cards in another order,
+which must then have happened with `reorder`), and in between sends the server what a hostile
+local program or page would: no token, a wrong token, a wrong Host, a foreign Origin, oversized
+headers and bodies, garbage and non-object JSON, a method other than GET/POST, paths outside
+the routes, an out-of-range move, an answer with another decision's id, a move for another
+seat, a move out of turn, moves in the notation that the engine refuses (422 with the rule
+number: "refused (RULES G3): ..."), the replay of an answer already accepted, and more long
+polls than the page holds (503, sent once the server says it holds 64). Each must get its error
+status and change nothing (the state's version does not move); the game must go on to its end.
+Every JSON body received is appended to RESPONSES for scan.py. Exit 0 when all held."""
 import http.client
 import json
 import random
+import re
 import socket
 import sys
 import time
@@ -73,15 +78,31 @@ def state(since=None):
     return json.loads(data)
 
 
+def is_set(text):
+    """A new meld of one rank with no wild card: its cards may be typed in any order."""
+    w = text.split()
+    return w[0] == "meld" and "=" not in text and len({c[0] for c in w[1:]}) == 1
+
+
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
 hostile_done = False
 held = []
 old_answer = None
+out_of_turn_done = False
+typed = reordered = 0
 moves = 0
 st = state()
 gone = False
 while not st["over"]:
     d = st["decision"]
+    if d is None and old_answer is not None and not out_of_turn_done:
+        # out of turn: no decision of this seat waits (or, if one came meanwhile, the id is
+        # old): refused plainly, nothing changed
+        sc, body, _ = request("POST", "/act", json.dumps({"id": old_answer[0], "index": 0}))
+        expect("a move out of turn", sc, {409})
+        if b"nothing was changed" not in body or not (b"not your turn" in body or b"not the one waiting" in body):
+            failures.append("a move out of turn: unclear error %r" % body[:120])
+        out_of_turn_done = True
     if d is None:
         try:
             st = state(st["version"])
@@ -110,6 +131,30 @@ while not st["over"]:
         expect("negative index", request("POST", "/act", json.dumps({"id": d["id"], "index": -1}))[0], {400})
         expect("another decision", request("POST", "/act", json.dumps({"id": str(int(d["id"]) + 1), "index": 0}))[0], {409})
         expect("deep JSON", request("POST", "/act", "[" * 1000)[0], {400})
+        expect("index and move both", request("POST", "/act", json.dumps({"id": d["id"], "index": 0, "move": "draw"}))[0], {400})
+        expect("move not a string", request("POST", "/act", json.dumps({"id": d["id"], "move": 3}))[0], {400})
+        # another seat's move: the page plays its own seat only
+        other = (st["seat"] + 1) % len(st["names"])
+        sc, body, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": 0, "seat": other}))
+        expect("a move for another seat", sc, {403})
+        if b"is not yours" not in body or b"nothing was changed" not in body:
+            failures.append("a move for another seat: unclear error %r" % body[:120])
+        # moves typed in the notation that the engine refuses: 422 with the rule and its reason
+        # (the first decision is a draw or an upcard: no discard, no meld is legal now)
+        for move, rule in (("discard QS", r"^(\d+\.\d+|G\d+|6\.G)$"), ("meld 4H 5H 6H", r"^(\d+\.\d+|G\d+|6\.G)$"),
+                           ("discard zz", r"^notation$")):
+            sc, body, _ = request("POST", "/act", json.dumps({"id": d["id"], "move": move}))
+            expect("refused move %r" % move, sc, {422})
+            try:
+                j = json.loads(body)
+            except ValueError:
+                j = {}
+            if not re.match(rule, j.get("rule", "")) or not j.get("reason"):
+                failures.append("refused move %r: rule %r, reason %r" % (move, j.get("rule"), j.get("reason")))
+            want = "refused (RULES %s): " % j.get("rule") if rule != r"^notation$" else "not a move in the notation"
+            if not j.get("error", "").startswith(want) or "nothing was changed" not in j.get("error", ""):
+                failures.append("refused move %r: error %r" % (move, j.get("error")))
+        expect("a refused move with a stale id", request("POST", "/act", json.dumps({"id": str(int(d["id"]) + 1), "move": "draw"}))[0], {409})
         expect("hint outside practice", request("POST", "/hint", json.dumps({"id": d["id"]}))[0], {403})
         expect("hint without an id", request("POST", "/hint", "{}")[0], {400})
         expect("huge body", request("POST", "/act", "{" + " " * 100000 + "}")[0], {400, 413})
@@ -137,15 +182,36 @@ while not st["over"]:
             h.sendall(b"GET /state?since=%d HTTP/1.1\r\nHost: %s:%d\r\nX-Okr-Token: %s\r\n\r\n" % (
                 v0, HOST.encode(), PORT, token.encode()))
             held.append(h)
-        time.sleep(0.5)
+        # the 65th only once the server holds all 64 (its state says how many it holds): on a
+        # loaded machine it may not have read them all yet (a fixed sleep failed under load)
+        t_held = time.time() + 20
+        while state()["polls"] < HELD and time.time() < t_held:
+            time.sleep(0.02)
+        expect("the server holds the %d long polls (\"polls\" in the state)" % HELD,
+               state()["polls"], {HELD})
         st503, _, r503 = request("GET", "/state?since=%d" % v0)
         expect("a long poll beyond the %d held" % HELD, st503, {503})
         if st503 == 503 and r503.getheader("Retry-After") != "2":
             failures.append("503 without Retry-After: 2")
         hostile_done = True
     i = rng.randrange(len(d["legal"]))
-    status, _, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": i}))
-    expect("legal move", status, {200})
+    # the first set the seat may lay is typed with its cards in another order than the list's
+    sets = [k for k, a in enumerate(d["legal"]) if is_set(a["text"])]
+    if sets and not reordered:
+        i = sets[0]
+    if moves % 4 == 2 or (sets and not reordered):
+        # the move typed in the notation, as a person would: lower case, a set's cards in
+        # another order (the engine reads it as the listed move)
+        words = d["legal"][i]["text"].lower().split()
+        if is_set(d["legal"][i]["text"]):
+            words[1:] = words[:0:-1]
+            reordered += 1
+        status, body, _ = request("POST", "/act", json.dumps({"id": d["id"], "move": " ".join(words)}))
+        expect("a legal move typed in the notation (%s)" % " ".join(words), status, {200})
+        typed += 1
+    else:
+        status, _, _ = request("POST", "/act", json.dumps({"id": d["id"], "index": i}))
+        expect("legal move", status, {200})
     for h in held:
         try:
             head = h.recv(64)
@@ -171,9 +237,13 @@ while not st["over"]:
 
 if not hostile_done:
     failures.append("the game ended before the human's first decision")
+if len(sys.argv) > 4 and sys.argv[4] == "reorder" and not reordered:
+    failures.append("no set was typed in another order than the list's (the engine reads it)")
+if moves >= 3 and not typed:
+    failures.append("no move was played typed in the notation")
 if not gone and not st.get("game_end") and not st["over"]:
     failures.append("the game did not end")
 for f in failures:
     print("FAIL " + f)
-print("client: %d moves, %d failures, arena finished: %s" % (moves, len(failures), gone or st["over"]))
+print("client: %d moves (%d typed, %d melds reordered), %d failures, arena finished: %s" % (moves, typed, reordered, len(failures), gone or st["over"]))
 sys.exit(1 if failures else 0)

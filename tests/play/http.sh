@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# http.sh BUILD_DIR HELPERS_DIR - `arena play --browser` over HTTP (client.py): a scripted
-# human plays a whole gin game against @random through the page's API while hostile requests
-# (no or wrong token, wrong Host or Origin, oversized, garbage JSON, another decision's id, a
-# replayed answer, out-of-range moves, other methods and paths) each get their error and change
-# nothing; the game is recorded, replays and verifies, and nothing the seat received holds a
-# concealed card of the other seat (scan.py against the record). Then a laws game with 3 seats.
+# http.sh BUILD_DIR HELPERS_DIR - `arena play --browser` over HTTP (client.py): a scripted human
+# plays a whole gin game against @random through the page's API while hostile requests (no or
+# wrong token, wrong Host or Origin, oversized, garbage JSON, another decision's id, a replayed
+# answer, out-of-range moves, a move for another seat or out of turn, moves in the notation the
+# engine refuses: 422 with the rule number, other methods and paths) each get their error and
+# change nothing; some moves are typed in the notation; the game is recorded, replays and
+# verifies, and nothing the seat received holds a concealed card of the other seat (scan.py
+# against the record). Then a laws game with 3 seats.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -21,7 +23,7 @@ play_http() {
     done
     check "$name: the URL is printed, on 127.0.0.1 with a 32-digit token" test -n "$url"
     check "$name: client plays the whole game, every hostile request refused" \
-        timeout 300 python3 "$HERE/client.py" "$url" "$TMP/$name.responses" 11
+        timeout 300 python3 "$HERE/client.py" "$url" "$TMP/$name.responses" 11 ${CLIENT_EXTRA:-}
     # a scripted human that failed leaves the arena waiting for it: end it after 20 s
     for i in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill "$pid" 2>/dev/null
@@ -35,7 +37,8 @@ play_http() {
 }
 
 play_http gin 0 --rules gin --rule max_hands=2 --bot @random --seed 5
-play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
+# a set typed in another order than the legal list's is read by the engine as the listed move
+CLIENT_EXTRA=reorder play_http laws 1 --rules laws --players 3 --rule max_hands=1 --bot @greedy --bot @random --seed 8
 
 # the same seat kind in a match: arena match --human, two games (the seats rotate)
 "$ARENA" match --rules gin --rule max_hands=1 --games 2 --bot @random --human 1 --seed 6 \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tty.sh BUILD_DIR HELPERS_DIR - `arena play --tty` in a real terminal (tmux): the table and
 # the numbered moves are drawn, `help` answers, a move typed in the notation and a number are
-# both taken, a move that is not legal is refused and changes nothing, and a whole gin game is
-# played to its end by typing move numbers; the game is recorded and replays. Skipped (77)
-# only when tmux is not installed.
+# both taken, a move typed in the notation that is not legal now (a discard, a meld) is refused
+# with the engine's rule number and changes nothing, and a whole gin game is played to its end
+# by typing move numbers; the game is recorded and replays. Skipped (77) only when tmux is not
+# installed.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 source "$(dirname "$0")/tmux.bash"
 tmux_start okr \
@@ -15,11 +16,38 @@ check "moves are grouped by kind (gin upcard: take, pass)" \
 keys "help" Enter
 check "help answers" wait_for 'type the number of a move' 5
 keys "discard zz" Enter
-check "a move that is not listed is refused" wait_for 'not one of the legal moves' 5
+check "a line that is not a move says why (the notation)" \
+    wait_for "not a move in the notation \(docs/notation.md\): unknown card 'zz' -- nothing changed" 5
 keys "99" Enter
 check "an out-of-range number is refused" wait_for 'no move 99' 5
+# moves in the notation that are not legal now: the engine says which rule refuses them
+keys "discard qs" Enter
+check "an illegal discard is refused with its rule number (the gin upcard, RULES G3)" \
+    wait_for 'refused \(RULES G3\): no discard now -- nothing changed' 5
+keys "meld 4h 5h 6h" Enter
+check "an illegal meld is refused with its rule number (gin has no melds on the table, RULES G4)" \
+    wait_for 'refused \(RULES G4\): no meld now -- nothing changed' 5
+check "after the refusals the same decision still waits: nothing was played" \
+    bash -c "! tmux -L $S capture-pane -p -S -2000 | grep -q 'you: '"
 keys "pass" Enter # a move typed in the notation
-check "a move typed as text is played" wait_for 'you: pass' 10
+check "a move typed as text is played: the game goes on" wait_for 'you: pass' 10
+# at the first turn after drawing: a discard of a card that is not in the hand
+for i in $(seq 200); do
+    last=$(tmux -L "$S" capture-pane -p | sed '/^$/d')
+    if tail -1 <<<"$last" | grep -q '^> *$'; then
+        grep -q '^  discard' <<<"$last" && break
+        keys "1" Enter # draw (or take)
+        sleep 0.3
+    fi
+    sleep 0.05
+done
+hand=$(grep 'your hand:' <<<"$last" | tail -1)
+missing=$(for c in AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD \
+    AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS; do
+    grep -qw "$c" <<<"$hand" || { echo "$c"; break; }; done)
+keys "discard $missing" Enter
+check "a discard of a card not in the hand ($missing) is refused with its rule number" \
+    wait_for "refused \(RULES [0-9G][0-9.]*\): [^-]*-- nothing changed" 5
 # then play by numbers to the end: always the first listed move
 for i in $(seq 400); do
     screen | grep -q 'ARENA-EXIT' && break
