@@ -12,7 +12,8 @@ in tests/view/*.sh. Each command prints what it checked and exits 1 with the rea
                                          its own hand is the referee's, and the hand
                                          `arena replay --seat K` printed before each decision
   pages.py report DIR HTML JSON          every table of the html report has the rows
-                                         results.json and games.jsonl say, with their numbers
+                                         results.json, games.jsonl and timings.jsonl say,
+                                         with their numbers
 """
 
 import html.parser
@@ -327,6 +328,30 @@ def cmd_report(d, page, jpath):
         for v in verd:
             if v != "DQ" and from_games[(s["name"], v)] != s["verdicts"][v]:
                 bad("%s %s: %d in games.jsonl, %d in results.json" % (s["name"], v, from_games[(s["name"], v)], s["verdicts"][v]))
+    # the timing columns, recomputed: each game's first line of timings.jsonl (a resumed run
+    # may write two), its seats' wall_ms summed and max_ms's largest per entrant, over the
+    # decisions games.jsonl counts for the seats it sat in
+    first = {}
+    for line in open(d + "/timings.jsonl"):
+        if line.strip():
+            x = json.loads(line)
+            first.setdefault(x["game"], x)
+    dec, wall, most = Counter(), Counter(), Counter()
+    for x in g:
+        tl = first.get(x["game"])
+        for s, name in enumerate(x["names"] if tl else []):
+            dec[name] += x["decisions"][s]
+            wall[name] += tl["wall_ms"][s] or 0
+            most[name] = max(most[name], tl["max_ms"][s] or 0)
+    timed = 0
+    for row, s in zip(body("t-verdicts"), st):
+        nm = s["name"]
+        want = [str(dec[nm]), "%.2f" % (wall[nm] / dec[nm]) if dec[nm] else "-", "%.1f" % most[nm]]
+        if row[10:13] != want:
+            bad("timing of %s: decisions, mean ms, max ms %s; timings.jsonl and games.jsonl %s" % (nm, row[10:13], want))
+        timed += dec[nm]
+    if timed == 0:
+        bad("timing: no decision in games.jsonl, nothing checked")
     games = body("t-games")
     if len(games) != min(len(g), 2000):
         bad("games: %d rows, games.jsonl has %d" % (len(games), len(g)))
@@ -403,9 +428,9 @@ def cmd_report(d, page, jpath):
         bad("report json: standings or games differ from results.json")
     if rep["games_listed"] != len(g):
         bad("report json: %d games listed, games.jsonl has %d" % (rep["games_listed"], len(g)))
-    done("%s: standings %d rows, rank probabilities %dx%d, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
+    done("%s: standings %d rows, rank probabilities %dx%d, pairwise and crosstable %dx%d, verdicts and timing %d rows (%d decisions), games %d rows "
          "(%d linked to replays), %d duplicate sets of %d (%d hands) agree with results.json and games.jsonl"
-         % (page, n, n, n, len(order), len(order), n, len(games), len(replays), len(dup), len(groups), hands_checked))
+         % (page, n, n, n, len(order), len(order), n, timed, len(games), len(replays), len(dup), len(groups), hands_checked))
 
 
 if __name__ == "__main__":

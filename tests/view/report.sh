@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.sh BUILD_DIR HELPERS_DIR - `arena report`: the html report's every table has the rows
 # and numbers of results.json and games.jsonl (standings, rank probabilities, pairwise,
-# crosstable, verdicts, games), and links only replay pages that exist; the md and text blocks carry the standings;
+# crosstable, verdicts, timing from timings.jsonl, duplicate sets hand by hand, games), and links only replay pages that exist; the md and text blocks carry the standings;
 # json has the same numbers; a match folder reports too; a folder without results, a broken
 # results.json and a bad flag are refused with the file named.
 source "$(dirname "$0")/../match/lib.bash" "$@"
