@@ -5,6 +5,7 @@
  * Everything is first gathered into one model (struct rep) so that the four formats show the
  * same numbers: the html's tables and the json are two writings of the same rows, which is
  * what tests/view/report.sh checks against results.json. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -985,12 +986,104 @@ static void cross_html(FILE *out, const rep *r)
     fputs("</tbody></table>\n", out);
 }
 
+/* An entrant's logs: the match writes a bot's stderr to LOGS/slot<k>-<name>.log, a tournament
+ * to LOGS/s<set>-slot<k>-<name>.log (one file per set and slot; built-in players write none),
+ * <name> the entrant's name with every character but [A-Za-z0-9._-] made '_' (as match.c
+ * does). How many files an entrant has, and the first LOGS_SHOWN by set and slot. */
+enum { LOGS_SHOWN = 3 };
+typedef struct elogs {
+    long long n;
+    int nf;
+    long long key[LOGS_SHOWN]; /* set * OKR_MAX_PLAYERS + slot */
+    char file[LOGS_SHOWN][300];
+} elogs;
+
+static void file_safe(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < cap; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = '\0';
+}
+
+/* the number at *p (digits only) and what follows it, or -1 */
+static long long digits(const char **p)
+{
+    long long v = 0;
+    const char *q = *p;
+    for (; *q >= '0' && *q <= '9' && v < (1LL << 50); q++)
+        v = v * 10 + (*q - '0');
+    if (q == *p)
+        return -1;
+    *p = q;
+    return v;
+}
+
+static elogs *read_logs(const rep *r, const char *logs)
+{
+    elogs *L = ar_xcalloc((size_t)r->n + 1, sizeof *L);
+    char path[4096], (*safe)[128] = ar_xcalloc((size_t)r->n + 1, sizeof *safe);
+    for (int i = 0; i < r->n; i++)
+        file_safe(r->e[i].name, safe[i], sizeof safe[i]);
+    snprintf(path, sizeof path, "%s/%s", r->dir, logs);
+    DIR *d = opendir(path);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        const char *p = de->d_name;
+        size_t len = strlen(p);
+        long long set = 0, slot;
+        if (len < 5 || len >= sizeof L->file[0] || strcmp(p + len - 4, ".log") != 0)
+            continue;
+        if (*p == 's' && p[1] != 'l') { /* s<set>- */
+            p++;
+            if ((set = digits(&p)) < 0 || *p++ != '-')
+                continue;
+        }
+        if (strncmp(p, "slot", 4) != 0)
+            continue;
+        p += 4;
+        if ((slot = digits(&p)) < 0 || slot >= OKR_MAX_PLAYERS || *p++ != '-')
+            continue;
+        size_t nl = strlen(p) - 4; /* the name, without .log */
+        for (int i = 0; i < r->n; i++) {
+            if (strlen(safe[i]) != nl || strncmp(p, safe[i], nl) != 0)
+                continue;
+            elogs *e = &L[i];
+            long long key = set * OKR_MAX_PLAYERS + slot;
+            e->n++;
+            int at = e->nf; /* keep the first LOGS_SHOWN in (set, slot) order */
+            while (at > 0 && e->key[at - 1] > key)
+                at--;
+            if (at < LOGS_SHOWN) {
+                int last = e->nf < LOGS_SHOWN ? e->nf++ : LOGS_SHOWN - 1;
+                for (int k = last; k > at; k--) {
+                    e->key[k] = e->key[k - 1];
+                    memcpy(e->file[k], e->file[k - 1], sizeof e->file[k]);
+                }
+                e->key[at] = key;
+                snprintf(e->file[at], sizeof e->file[at], "%s", de->d_name);
+            }
+            break;
+        }
+    }
+    if (d)
+        closedir(d);
+    free(safe);
+    return L;
+}
+
 static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
 {
+    elogs *L = o->log_dir ? read_logs(r, o->log_dir) : NULL;
     fputs("<h2 id=\"verdicts\">Verdicts and timing</h2>\n<p class=\"meta\">Verdicts against each "
           "entrant in the counted games (RE crash, TLE time, MLE memory, OLE output, PE protocol, "
-          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, and its "
-          "decision times.</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
+          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, its decision "
+          "times, and its logs (its stderr: one file per set and seat; built-in players write "
+          "none).</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
           out);
     for (int v = 0; v < NV; v++)
         fprintf(out, "<th>%s</th>", VERDICTS[v]);
@@ -1007,13 +1100,22 @@ static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
         fprintf(out, "<td>%lld</td><td>%lld</td>", e->forfeits, e->decisions);
         td_num(out, e->decisions ? e->wall_ms / (double)e->decisions : NAN, 2, 0);
         td_num(out, e->max_ms, 1, 0);
-        if (o->log_dir)
-            fprintf(out, "<td class=\"l\"><a href=\"%s/\">logs/</a></td>", o->log_dir);
-        else
-            fputs("<td class=\"l\">-</td>", out);
+        if (L && L[i].n) {
+            fprintf(out, "<td class=\"l\" data-logs=\"%lld\">", L[i].n);
+            for (int k = 0; k < L[i].nf; k++) /* file names of [A-Za-z0-9._-] only */
+                fprintf(out, "%s<a href=\"%s/%s\">%s</a>", k ? ", " : "", o->log_dir, L[i].file[k],
+                        L[i].file[k]);
+            if (L[i].n > L[i].nf)
+                fprintf(out, " and %lld more in <a href=\"%s/\">%s/</a>", L[i].n - L[i].nf,
+                        o->log_dir, o->log_dir);
+            fputs("</td>", out);
+        } else {
+            fputs("<td class=\"l\" data-logs=\"0\">-</td>", out);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+    free(L);
     if (r->sprt) {
         char b[256];
         sprt_text(r, b, sizeof b);

@@ -49,6 +49,25 @@ check "the html has 2 forest plots (score, win-Elo)" \
     test "$(grep -c '<svg class="forest"' "$TMP/t/report.html")" -eq 2
 check "the html fetches nothing" bash -c "! grep -Eq 'https?://|src=' '$TMP/t/report.html'"
 check "a verdict links its bot's log" grep -q 'href="logs/s[0-9]*-slot[0-9]-crash.log"' "$TMP/t/report.html"
+check "each entrant's logs: its own files (s<set>-slot<k>-NAME.log), all there, counted; none for built-ins" \
+    python3 - "$TMP/t" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+h = open(d + "/report.html", encoding="utf-8").read()
+table = re.search(r'<table id="t-verdicts">.*?<tbody>(.*?)</tbody>', h, re.S).group(1)
+rows = re.findall(r'<tr><td class="l">([^<]*)</td>.*?<td class="l" data-logs="(\d+)">(.*?)</td></tr>', table)
+assert len(rows) == 4, rows
+for name, n, cell in rows:
+    files = sorted(f for f in os.listdir(d + "/logs") if re.fullmatch(r"s\d+-slot\d-%s\.log" % re.escape(name), f))
+    assert int(n) == len(files), (name, n, files)
+    assert (len(files) == 0) == (name in ("greedy", "random")), (name, files)
+    links = re.findall(r'href="([^"]*)"', cell)
+    own = [l for l in links if l != "logs/"]
+    assert len(own) == min(3, len(files)), (name, links, files)
+    for l in own:
+        assert l.startswith("logs/") and l[5:] in files and os.path.isfile(os.path.join(d, l)), (name, l)
+    assert ("logs/" in links) == (len(files) > 3), (name, links)
+PY
 for v in $(grep -o 'href="logs/[^"]*"' "$TMP/t/report.html" | sed 's/href="//; s/"$//' | sort -u); do
     test -e "$TMP/t/$v" || [ "$v" = "logs/" ] || bad "a log link to $v, which is not there"
 done
