@@ -38,7 +38,8 @@ for m in laws gin german; do
         done
     done
 done
-seed=$(python3 -c "import json; print(json.loads(open('$(ls "$TMP"/laws/records/*.jsonl | head -1)').readline())['seed'])")
+# the match's seed, as its game ids name it (m<seed>-d0-r0); a record's "seed" is its deal's
+seed=$(basename "$(ls "$TMP"/laws/records/*.jsonl | head -1)" .jsonl | sed -E 's/^m([0-9]+)-.*/\1/')
 check "no seat page's file name holds the match's seed ($seed)" \
     test -z "$(ls "$TMP"/{laws,gin,german}/replays | grep 'seat' | grep -e "m$seed" -e "$seed-")"
 check "  and the referee's page links them by those names" \
