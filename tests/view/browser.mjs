@@ -61,18 +61,23 @@ await open(page, cfg.replay);
 const steps = await page.evaluate(() => window.okrReplay.steps);
 check('the replay opens at step 0 with ' + steps + ' steps', (await step(page)) === 0 && steps > 10);
 const seen = [];
-let final = null, scoresAtEnds = [];
+let final = null, scoresAtEnds = [], qsEnds = [];
 for (let i = 1; i < steps; i++) {
   await page.keyboard.press('ArrowRight');
   const s = await page.evaluate(() => {
     const b = document.getElementById('breakdown');
     const title = b.hidden ? '' : b.querySelector('h2').textContent;
     const row = (r) => [...b.querySelectorAll('td[data-row="' + r + '"]')].map((td) => Number(td.textContent));
+    const qsLabel = [...b.querySelectorAll('td')].some((td) => td.textContent.startsWith('Q\u2660'));
     return { step: Number(document.body.getAttribute('data-step')), title, total: row('total'), final: row('final'),
-      scores: [...document.querySelectorAll('[data-score]')].map((e) => Number(e.textContent)) };
+      scores: [...document.querySelectorAll('[data-score]')].map((e) => Number(e.textContent)),
+      lines: ['melded', 'debit', 'qs', 'out'].map(row), score: row('score'), qsLabel };
   });
   if (s.step !== i) { bad('ArrowRight moved to step ' + s.step + ', not ' + i); break; }
-  if (/^Hand \d+ scoring/.test(s.title)) { seen.push(s.total); scoresAtEnds.push(s.scores); }
+  if (/^Hand \d+ scoring/.test(s.title)) {
+    seen.push(s.total); scoresAtEnds.push(s.scores);
+    qsEnds.push({ qs: s.lines[2], label: s.qsLabel, sum: s.score.map((_, k) => s.lines.reduce((a, l) => a + l[k], 0)), score: s.score });
+  }
   if (s.final.length) final = s.final;
   if (i === 40) await shot(page, 'replay-referee.png');
 }
@@ -81,6 +86,30 @@ check('stepping through every step: ' + seen.length + ' hand ends shown, the rec
 check('each hand end shows the record\'s totals (scoring table and seat scores)',
   JSON.stringify(seen) === JSON.stringify(handEnds.map((h) => h.totals)) &&
   JSON.stringify(scoresAtEnds) === JSON.stringify(handEnds.map((h) => h.totals)));
+// the Q of spades on its own line (RULES 7.1): at every hand end of this laws game a "Q♠" row,
+// +50 for each in a seat's melds and -100 for each left in its hand as the cards on the table
+// at that step say, and melded + left in hand + Q♠ + going out add up to the record's score
+const qsWant = await page.evaluate(() => {
+  const fr = JSON.parse(document.getElementById('okr-data').textContent).frames;
+  const out = [];
+  let hs = null, ml = null; // carried forward as the page does: absent, or only the changed items
+  const carry = (v, prev) => (v === undefined ? prev : Array.isArray(v) ? v
+    : Object.keys(v).reduce((a, k) => { a[Number(k)] = v[k]; return a; }, prev.slice()));
+  fr.forEach((f) => {
+    hs = carry(f.hs, hs);
+    ml = carry(f.ml, ml);
+    if (f.k !== 'end') return;
+    out.push(hs.map((h, s) => 50 * ml.filter((m) => m[0] === s).reduce((a, m) => a + m[2].split(' ').filter((c) => c.split('=')[0] === 'QS').length, 0)
+      - 100 * (h || '').split(' ').filter((c) => c === 'QS').length));
+  });
+  return out;
+});
+check('each hand end has a Q\u2660 line, as the cards on the table score it (' +
+  qsEnds.filter((e) => e.qs.some((v) => v)).length + ' of ' + qsEnds.length + ' not 0)',
+  qsEnds.length === handEnds.length && qsEnds.every((e, k) => e.label && JSON.stringify(e.qs) === JSON.stringify(qsWant[k])));
+check('... and melded, left in hand, Q\u2660 and going out add up to the record\'s hand scores',
+  qsEnds.every((e, k) => JSON.stringify(e.sum) === JSON.stringify(handEnds[k].scores) &&
+    JSON.stringify(e.score) === JSON.stringify(handEnds[k].scores)));
 check('the last step shows the record\'s final totals ' + JSON.stringify(result.final_total),
   JSON.stringify(final) === JSON.stringify(result.final_total));
 await shot(page, 'replay-result.png');

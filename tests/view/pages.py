@@ -87,11 +87,26 @@ def cmd_replay(record, page):
         if f["note"] != a["action"] or f["a"] != a["seat"]:
             bad("step %d: %s by %d, the record: %s by %d" % (f["n"], f["note"], f["a"], a["action"], a["seat"]))
             break
+    qs_lines = 0
     for f, e in zip([f for f in frames if f["k"] == "end"], ends):
         if f["sc"] != e["totals"] or [r["total"] for r in f["end"]["rows"]] != e["totals"]:
             bad("hand %d: totals shown %s, the record's %s" % (e["hand"], f["sc"], e["totals"]))
         if [r["score"] for r in f["end"]["rows"]] != e["scores"]:
             bad("hand %d: hand scores shown differ from the record's" % e["hand"])
+        # the Q of spades on its own line (RULES 7.1, the rummy family): +50 for each in the
+        # seat's melds, -100 for each left in its hand, counted from the cards on the table at
+        # the hand's end; melded, left in hand and going out hold the rest of the record's score
+        if not f["end"]["gin"]:
+            for s, row in enumerate(f["end"]["rows"]):
+                held = (f["hs"][s] or "").split().count("QS")
+                laid = sum(1 for m in f["ml"] if m[0] == s for t in m[2].split() if t.split("=")[0] == "QS")
+                if (row["qsm"], row["qsh"]) != (50 * laid, -100 * held):
+                    bad("hand %d seat %d: Q of spades %+d melded, %+d in hand; the table has %d melded, %d in hand"
+                        % (e["hand"], s, row["qsm"], row["qsh"], laid, held))
+                if row["melded"] + row["debit"] + row["out"] != e["scores"][s]:
+                    bad("hand %d seat %d: the lines add up to %d, the record's score %d"
+                        % (e["hand"], s, row["melded"] + row["debit"] + row["out"], e["scores"][s]))
+                qs_lines += (row["qsm"], row["qsh"]) != (0, 0)
         # a gin knock's showdown (arrangement, deadwood, lay-offs): on the page after every
         # knock, the record's when it has one (records before protocol 1.1 do not)
         knock = e["ended"] in ("knock", "undercut", "gin")
@@ -105,8 +120,8 @@ def cmd_replay(record, page):
         bad("final totals %s, the record's %s" % (frames[-1]["res"]["final"], result["final_total"]))
     if frames[-1]["res"]["place"] != result["placements"]:
         bad("placements differ from the record's")
-    done("%s: %d steps (%d actions, %d hand ends, %d verdicts) agree with the record"
-         % (page, len(frames), len(actions), len(ends), len(verdicts)))
+    done("%s: %d steps (%d actions, %d hand ends (%d Q of spades lines not 0), %d verdicts) agree with the record"
+         % (page, len(frames), len(actions), len(ends), qs_lines, len(verdicts)))
 
 
 def cards_of(frame, seat=None):
