@@ -174,6 +174,22 @@ const rows = await rp.$$eval('#t-standings tbody tr', (r) => r.length);
 check('the report shows ' + rows + ' standings rows, results.json has ' + res.standings.length, rows === res.standings.length);
 check('the report has its forest plots', (await rp.$$('svg.forest')).length === 2);
 await shot(rp, 'report.png', true);
+// the duplicate sets: the first one shown, every hand of its rotations side by side, as games.jsonl has them
+const dupGames = fs.readFileSync(path.join(path.dirname(cfg.results), 'games.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const dup = await rp.evaluate(() => {
+  const h = document.getElementById('dupsets'), t = document.getElementById('t-dupset-0');
+  if (!h || !t) return null;
+  const a = h.getBoundingClientRect(), b = t.parentElement.getBoundingClientRect();
+  return { set: Number(t.getAttribute('data-set')), rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)),
+    clip: { x: Math.max(0, a.left - 10), y: a.top + window.scrollY - 6, width: Math.max(a.right, b.left + t.offsetWidth) - a.left + 20, height: b.bottom - a.top + 12 } };
+});
+const dupSet = dup ? dupGames.filter((g) => g.set === dup.set).sort((x, y) => x.rotation - y.rotation) : [];
+const dupWant = dupSet.length ? [...Array(Math.max(...dupSet.map((g) => g.hand_scores.length))).keys()].map((h) =>
+  [String(h + 1)].concat(...[...Array(res.config.seats).keys()].map((s) => dupSet.map((g) =>
+    (h < g.hand_scores.length ? (g.hand_scores[h][s] >= 0 ? '+' : '') + g.hand_scores[h][s] : '-'))))) : null;
+check('the duplicate set shows every hand of its ' + dupSet.length + ' rotations as games.jsonl has them',
+  dup !== null && dupSet.length === res.config.seats && JSON.stringify(dup.rows.slice(0, -1)) === JSON.stringify(dupWant));
+if (dup) await rp.screenshot({ path: path.join(cfg.shots, 'report-dupsets.png'), clip: dup.clip, fullPage: true });
 await Promise.all([rp.waitForNavigation(), rp.click('#t-games a >> nth=0')]);
 await rp.waitForSelector('body[data-ready="1"]');
 check('a game of the report opens its replay', (await rp.title()).startsWith('okarena replay'));
