@@ -129,6 +129,18 @@ assert state.startswith(want) and ("after %d sets -&gt; %s" % (s["sets"], s["dec
 assert 'href="#sprt"' in h and 'id="sprt"' in h, "no link to the sequential test"
 PY
 
+# dealer=winner (RULES 2.3): later hands are dealt differently in each rotation, so the
+# duplicate sets compare the first hand only, and say so
+printf '[tournament]\nname = w\nrules = laws\nrule = dealer=winner\nseats = 3\ndeals = 2\nseed = 5\nbootstrap = 50\n' >"$TMP/w.tour"
+printf '[entrant %s]\ncommand = %s\n' g @greedy r @random good "$(helper good)" >>"$TMP/w.tour"
+"$ARENA" tournament "$TMP/w.tour" --out "$TMP/w" --jobs 2 --no-progress --insecure >/dev/null 2>&1
+"$ARENA" report "$TMP/w" --format html --replays none >/dev/null
+"$ARENA" report "$TMP/w" --format json -o "$TMP/w/report.json" >/dev/null
+check "dealer=winner: the duplicate sets show the first hand only, and say why" \
+    grep -q 'the first hand (only the first: the dealer follows the winner, RULES 2.3)' "$TMP/w/report.html"
+python3 "$PAGES" report "$TMP/w" "$TMP/w/report.html" "$TMP/w/report.json"
+check "... and every table agrees with results.json, games.jsonl and timings.jsonl" test $? -eq 0
+
 # a merge of shards reports what the unsharded run reports (built-in players: the games are
 # the same in every run)
 printf '[tournament]\nname = m\nrules = gin\nseats = 2\ndeals = 3\nseed = 5\nbootstrap = 50\n' >"$TMP/m.tour"
