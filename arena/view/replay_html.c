@@ -339,13 +339,25 @@ static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
     else
         snprintf(t, sizeof t, "hand %d ends (%s)", g->hand_no, ar_end_name(h->ended));
     json_object_set_new(f, "txt", json_string(t));
+    /* the Q of spades, scored apart in the rummy family (RULES 7.1): +50 for each in the
+     * seat's melds, -100 for each left in its hand; a 2 standing for it counts as a 2. Part of
+     * melded and debit, which the page shows without it. Gin values it as any queen (G1). */
+    int qs = OKR_KIND(3, 12), rummy = rd->rules.family == OKR_FAMILY_RUMMY;
+    int32_t qsm[OKR_MAX_PLAYERS] = {0}, qsh[OKR_MAX_PLAYERS] = {0};
+    for (int m = 0; rummy && m < g->meld_n; m++)
+        for (int i = 0; i < g->meld[m].n; i++)
+            if (g->meld[m].card[i] == qs && g->meld[m].owner < OKR_MAX_PLAYERS)
+                qsm[g->meld[m].owner] += 50;
     json_t *rows = json_array();
-    for (int s = 0; s < r->players; s++)
-        json_array_append_new(rows,
-                              json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded", h->melded[s],
-                                        "debit", h->debit[s], "out", h->out_bonus[s], "concealed",
-                                        h->concealed[s], "deadwood", h->deadwood[s], "score",
-                                        h->score[s], "total", h->total[s]));
+    for (int s = 0; s < r->players; s++) {
+        if (rummy)
+            qsh[s] = -(int32_t)g->hand[s][qs] * okr_card_debit(&rd->rules, qs);
+        json_array_append_new(rows, json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "melded",
+                                              h->melded[s], "debit", h->debit[s], "qsm", qsm[s],
+                                              "qsh", qsh[s], "out", h->out_bonus[s], "concealed",
+                                              h->concealed[s], "deadwood", h->deadwood[s], "score",
+                                              h->score[s], "total", h->total[s]));
+    }
     json_object_set_new(f, "end",
                         json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
                                   h->winner, "knocker", h->knocker, "rows", rows, "gin",

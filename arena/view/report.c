@@ -5,6 +5,7 @@
  * Everything is first gathered into one model (struct rep) so that the four formats show the
  * same numbers: the html's tables and the json are two writings of the same rows, which is
  * what tests/view/report.sh checks against results.json. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -25,6 +26,20 @@ enum { NV = 8 };
  * drawn as a table up to RANK_P_COLS ranks (wider than a page beyond that; results.json and
  * the json report still have them all) */
 enum { RANK_P_MAX = 2048, RANK_P_COLS = 40 };
+/* the duplicate sets shown in full (those whose same cards scored furthest apart), and the
+ * hands shown of each: every hand up to a cap that keeps the page bounded whatever `hands` is */
+enum { DUP_SHOWN = 6, DUP_HANDS_MAX = 250 };
+
+/* A duplicate set: the games of one deal by rotation, and how far apart the same cards scored:
+ * the largest difference, over hands and seats, between two rotations' points (far_hand: the
+ * hand, 0-based, where it is). The games are references owned by the set. */
+typedef struct dset {
+    long long key; /* the set (tournament) or deal (match) */
+    json_t *g[OKR_MAX_PLAYERS];
+    int n; /* highest rotation seen + 1 */
+    long long spread;
+    int far_hand;
+} dset;
 
 typedef struct entrant {
     const char *name;
@@ -70,6 +85,12 @@ typedef struct rep {
         int8_t timed; /* its timings line was counted (a resumed run may write two) */
     } * gm;
     long long gm_n;
+    /* duplicate sets, gathered in the one pass over games.jsonl (html only): the set being
+     * read, the DUP_SHOWN furthest apart so far (by spread, then set order), and the count */
+    int dup_on, by_hand; /* by_hand: dealer=rotate, so hand h of every rotation is one deal */
+    dset dup_cur, dup_top[DUP_SHOWN];
+    int dup_ntop;
+    long long dup_sets;
     char *err;
     size_t cap;
 } rep;
@@ -97,6 +118,100 @@ static const char *str(json_t *o, const char *key, const char *dflt)
 
 /* ---- Reading ------------------------------------------------------------------------------ */
 
+static json_t *hand_scores(json_t *g)
+{
+    return json_object_get(g, "hand_scores");
+}
+
+/* hand h's points of seat s in game g, or 0 with *has = 0 when the game had no hand h */
+static long long hand_score(json_t *g, size_t hnd, size_t seat, int *has)
+{
+    json_t *row = json_array_get(hand_scores(g), hnd);
+    *has = json_is_array(row) && json_is_integer(json_array_get(row, seat));
+    return json_integer_value(json_array_get(row, seat));
+}
+
+/* the hands a set's table compares: all of them when every rotation deals hand h alike
+ * (dealer=rotate, RULES 2.3), only the first otherwise; at most DUP_HANDS_MAX */
+static size_t dup_hands(const rep *r, const dset *d)
+{
+    size_t n = 0;
+    for (int a = 0; a < d->n; a++)
+        if (d->g[a] && json_array_size(hand_scores(d->g[a])) > n)
+            n = json_array_size(hand_scores(d->g[a]));
+    if (!r->by_hand && n > 1)
+        n = 1;
+    return n < DUP_HANDS_MAX ? n : DUP_HANDS_MAX;
+}
+
+static void dup_free(dset *d)
+{
+    for (int a = 0; a < OKR_MAX_PLAYERS; a++)
+        json_decref(d->g[a]);
+    memset(d, 0, sizeof *d);
+}
+
+/* the set just read is complete: its spread, then kept if among the DUP_SHOWN furthest apart */
+static void dup_close(rep *r)
+{
+    dset *d = &r->dup_cur;
+    if (!d->n)
+        return;
+    r->dup_sets++;
+    d->spread = 0;
+    d->far_hand = 0;
+    size_t nh = dup_hands(r, d);
+    for (size_t hnd = 0; hnd < nh; hnd++)
+        for (int s = 0; s < r->seats; s++) {
+            long long lo = 0, hi = 0;
+            int any = 0;
+            for (int a = 0; a < d->n; a++) {
+                int has;
+                long long x = d->g[a] ? hand_score(d->g[a], hnd, (size_t)s, &has) : 0;
+                if (!d->g[a] || !has)
+                    continue;
+                lo = any && lo < x ? lo : x;
+                hi = any && hi > x ? hi : x;
+                any = 1;
+            }
+            if (hi - lo > d->spread) {
+                d->spread = hi - lo;
+                d->far_hand = (int)hnd;
+            }
+        }
+    int at = r->dup_ntop; /* insertion place: after every set at least as far apart */
+    while (at > 0 && r->dup_top[at - 1].spread < d->spread)
+        at--;
+    if (at >= DUP_SHOWN) {
+        dup_free(d);
+        return;
+    }
+    if (r->dup_ntop == DUP_SHOWN)
+        dup_free(&r->dup_top[DUP_SHOWN - 1]);
+    else
+        r->dup_ntop++;
+    memmove(&r->dup_top[at + 1], &r->dup_top[at], (size_t)(r->dup_ntop - 1 - at) * sizeof *d);
+    r->dup_top[at] = *d;
+    memset(d, 0, sizeof *d);
+}
+
+/* one line of games.jsonl into the set being read (games.jsonl is in game order, so the games
+ * of a set are next to each other: a new set number closes the one before) */
+static void dup_add(rep *r, json_t *g)
+{
+    json_int_t k = json_integer_value(json_object_get(g, r->tournament ? "set" : "deal"));
+    json_int_t rot = json_integer_value(json_object_get(g, "rotation"));
+    if (rot < 0 || rot >= OKR_MAX_PLAYERS || rot >= r->seats)
+        return;
+    if (r->dup_cur.n && (r->dup_cur.key != k || r->dup_cur.g[rot]))
+        dup_close(r);
+    dset *d = &r->dup_cur;
+    d->key = k;
+    d->g[rot] = json_incref(g);
+    if (rot + 1 > d->n)
+        d->n = (int)rot + 1;
+}
+
 static int read_games(rep *r)
 {
     char path[4096];
@@ -121,6 +236,8 @@ static int read_games(rep *r)
             break;
         }
         r->ngames++;
+        if (r->dup_on)
+            dup_add(r, j);
         /* a tournament of 10^5 games is read in one pass, keeping only what is shown */
         json_int_t gi = json_integer_value(json_object_get(j, "game"));
         /* indices are 0.. in order: one far past the lines read is refused, so a hostile
@@ -149,6 +266,8 @@ static int read_games(rep *r)
     }
     free(buf);
     fclose(f);
+    if (r->dup_on)
+        dup_close(r);
     return rc;
 }
 
@@ -350,6 +469,11 @@ static int load(rep *r)
     if (rc == 0 && (r->seats < 1 || r->seats > OKR_MAX_PLAYERS))
         rc = fail(r, "%s: seats %d: expected 1 to %d (not a results file of the arena?)", path,
                   r->seats, OKR_MAX_PLAYERS);
+    /* hand h of every rotation of a set is dealt alike unless the dealer follows the winner
+     * (RULES 2.3): the arena's runs rotate it unless told dealer=winner */
+    const char *opts = r->tournament ? str(json_object_get(r->results, "config"), "rules_text", "")
+                                     : str(json_object_get(r->results, "rules"), "options", "");
+    r->by_hand = strstr(opts, "dealer=winner") == NULL;
     /* the text and md blocks show no game and no timing: results.json is all they need */
     if (rc == 0 && r->max_games != 0)
         rc = read_games(r);
@@ -862,12 +986,104 @@ static void cross_html(FILE *out, const rep *r)
     fputs("</tbody></table>\n", out);
 }
 
+/* An entrant's logs: the match writes a bot's stderr to LOGS/slot<k>-<name>.log, a tournament
+ * to LOGS/s<set>-slot<k>-<name>.log (one file per set and slot; built-in players write none),
+ * <name> the entrant's name with every character but [A-Za-z0-9._-] made '_' (as match.c
+ * does). How many files an entrant has, and the first LOGS_SHOWN by set and slot. */
+enum { LOGS_SHOWN = 3 };
+typedef struct elogs {
+    long long n;
+    int nf;
+    long long key[LOGS_SHOWN]; /* set * OKR_MAX_PLAYERS + slot */
+    char file[LOGS_SHOWN][300];
+} elogs;
+
+static void file_safe(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < cap; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = '\0';
+}
+
+/* the number at *p (digits only) and what follows it, or -1 */
+static long long digits(const char **p)
+{
+    long long v = 0;
+    const char *q = *p;
+    for (; *q >= '0' && *q <= '9' && v < (1LL << 50); q++)
+        v = v * 10 + (*q - '0');
+    if (q == *p)
+        return -1;
+    *p = q;
+    return v;
+}
+
+static elogs *read_logs(const rep *r, const char *logs)
+{
+    elogs *L = ar_xcalloc((size_t)r->n + 1, sizeof *L);
+    char path[4096], (*safe)[128] = ar_xcalloc((size_t)r->n + 1, sizeof *safe);
+    for (int i = 0; i < r->n; i++)
+        file_safe(r->e[i].name, safe[i], sizeof safe[i]);
+    snprintf(path, sizeof path, "%s/%s", r->dir, logs);
+    DIR *d = opendir(path);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        const char *p = de->d_name;
+        size_t len = strlen(p);
+        long long set = 0, slot;
+        if (len < 5 || len >= sizeof L->file[0] || strcmp(p + len - 4, ".log") != 0)
+            continue;
+        if (*p == 's' && p[1] != 'l') { /* s<set>- */
+            p++;
+            if ((set = digits(&p)) < 0 || *p++ != '-')
+                continue;
+        }
+        if (strncmp(p, "slot", 4) != 0)
+            continue;
+        p += 4;
+        if ((slot = digits(&p)) < 0 || slot >= OKR_MAX_PLAYERS || *p++ != '-')
+            continue;
+        size_t nl = strlen(p) - 4; /* the name, without .log */
+        for (int i = 0; i < r->n; i++) {
+            if (strlen(safe[i]) != nl || strncmp(p, safe[i], nl) != 0)
+                continue;
+            elogs *e = &L[i];
+            long long key = set * OKR_MAX_PLAYERS + slot;
+            e->n++;
+            int at = e->nf; /* keep the first LOGS_SHOWN in (set, slot) order */
+            while (at > 0 && e->key[at - 1] > key)
+                at--;
+            if (at < LOGS_SHOWN) {
+                int last = e->nf < LOGS_SHOWN ? e->nf++ : LOGS_SHOWN - 1;
+                for (int k = last; k > at; k--) {
+                    e->key[k] = e->key[k - 1];
+                    memcpy(e->file[k], e->file[k - 1], sizeof e->file[k]);
+                }
+                e->key[at] = key;
+                snprintf(e->file[at], sizeof e->file[at], "%s", de->d_name);
+            }
+            break;
+        }
+    }
+    if (d)
+        closedir(d);
+    free(safe);
+    return L;
+}
+
 static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
 {
+    elogs *L = o->log_dir ? read_logs(r, o->log_dir) : NULL;
     fputs("<h2 id=\"verdicts\">Verdicts and timing</h2>\n<p class=\"meta\">Verdicts against each "
           "entrant in the counted games (RE crash, TLE time, MLE memory, OLE output, PE protocol, "
-          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, and its "
-          "decision times.</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
+          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, its decision "
+          "times, and its logs (its stderr: one file per set and seat; built-in players write "
+          "none).</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
           out);
     for (int v = 0; v < NV; v++)
         fprintf(out, "<th>%s</th>", VERDICTS[v]);
@@ -884,13 +1100,22 @@ static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
         fprintf(out, "<td>%lld</td><td>%lld</td>", e->forfeits, e->decisions);
         td_num(out, e->decisions ? e->wall_ms / (double)e->decisions : NAN, 2, 0);
         td_num(out, e->max_ms, 1, 0);
-        if (o->log_dir)
-            fprintf(out, "<td class=\"l\"><a href=\"%s/\">logs/</a></td>", o->log_dir);
-        else
-            fputs("<td class=\"l\">-</td>", out);
+        if (L && L[i].n) {
+            fprintf(out, "<td class=\"l\" data-logs=\"%lld\">", L[i].n);
+            for (int k = 0; k < L[i].nf; k++) /* file names of [A-Za-z0-9._-] only */
+                fprintf(out, "%s<a href=\"%s/%s\">%s</a>", k ? ", " : "", o->log_dir, L[i].file[k],
+                        L[i].file[k]);
+            if (L[i].n > L[i].nf)
+                fprintf(out, " and %lld more in <a href=\"%s/\">%s/</a>", L[i].n - L[i].nf,
+                        o->log_dir, o->log_dir);
+            fputs("</td>", out);
+        } else {
+            fputs("<td class=\"l\" data-logs=\"0\">-</td>", out);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+    free(L);
     if (r->sprt) {
         char b[256];
         sprt_text(r, b, sizeof b);
@@ -969,112 +1194,101 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
     fputs("</tbody></table></div>\n", out);
 }
 
-/* A duplicate set: its games in rotation order, and how far apart the scores of the same
- * cards went (the largest difference, over hands and seats, between two rotations). */
-typedef struct dset {
-    long long key; /* the set (tournament) or deal (match) */
-    json_t *g[OKR_MAX_PLAYERS];
-    int n;
-    long long spread;
-} dset;
-
-static int by_spread(const void *a, const void *b)
-{
-    const dset *x = a, *y = b;
-    return (y->spread > x->spread) - (y->spread < x->spread);
-}
-
-static long long hand_score(json_t *g, size_t h, size_t seat)
-{
-    return json_integer_value(
-        json_array_get(json_array_get(json_object_get(g, "hand_scores"), h), seat));
-}
-
-/* The first hand of every rotation of a deal gives each seat the same cards (it is dealt from
- * the deal's seed); only who sits there changes. Later hands are the same too under the
- * arena's default dealer=rotate, but not under dealer=winner (RULES 2.3), so only the first
- * hand, the same under both, is compared. Side by side, the
- * rotations show what each entrant made of the same cards. From games.jsonl alone. */
+/* The duplicate sets: the rotations of one deal side by side, hand by hand. In every rotation
+ * of a set, seat s gets the same cards in hand h (dealt from the set's seed, the dealer
+ * rotating: RULES 2.3); only who sits there changes. One column per rotation under each seat,
+ * headed by the entrant that sat there (linked to that game's replay), one row per hand with
+ * the points each made of those cards, and the final totals. From games.jsonl alone. */
 static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
 {
-    size_t n = json_array_size(r->games_list);
-    dset *sets = ar_xcalloc(n + 1, sizeof *sets);
-    int ns = 0;
-    const char *key = r->tournament ? "set" : "deal";
-    for (size_t i = 0; i < n; i++) {
-        json_t *g = json_array_get(r->games_list, i);
-        json_int_t k = json_integer_value(json_object_get(g, key));
-        int rot = (int)json_integer_value(json_object_get(g, "rotation"));
-        if (rot < 0 || rot >= OKR_MAX_PLAYERS)
-            continue;
-        /* games.jsonl is in game order, so a set's games are next to each other */
-        if (ns == 0 || sets[ns - 1].key != k) {
-            sets[ns].key = k;
-            ns++;
-        }
-        dset *d = &sets[ns - 1];
-        if (!d->g[rot])
-            d->g[rot] = g;
-        if (rot + 1 > d->n)
-            d->n = rot + 1;
-    }
-    for (int i = 0; i < ns; i++) {
-        dset *d = &sets[i];
-        for (int a = 0; a < d->n; a++)
-            for (int b = 0; b < d->n; b++)
-                for (int s = 0; d->g[a] && d->g[b] && s < r->seats &&
-                                json_array_size(json_object_get(d->g[a], "hand_scores")) &&
-                                json_array_size(json_object_get(d->g[b], "hand_scores"));
-                     s++) {
-                    long long x =
-                        hand_score(d->g[a], 0, (size_t)s) - hand_score(d->g[b], 0, (size_t)s);
-                    if (x > d->spread)
-                        d->spread = x;
-                }
-    }
-    qsort(sets, (size_t)ns, sizeof *sets, by_spread);
-    int shown = ns < 6 ? ns : 6;
     fprintf(out,
             "<h2 id=\"dupsets\">Duplicate sets: the same cards in other hands</h2>\n<p "
-            "class=\"meta\">In every rotation of a deal, seat <i>s</i> gets the same cards in the "
-            "first hand; only who sits there changes (later hands too with the arena's default "
-            "dealer=rotate, not with dealer=winner). Each line of a cell is one rotation: the "
-            "entrant with those "
-            "cards, its score for the first hand and, in brackets, its final total. The %d sets "
-            "(of the %d listed) where the same cards scored furthest apart:</p>\n",
-            shown, ns);
-    for (int i = 0; i < shown; i++) {
-        dset *d = &sets[i];
-        fprintf(out, "<h3>%s %lld: first hands up to %lld points apart</h3>\n",
-                r->tournament ? "Set" : "Deal", d->key, d->spread);
-        fprintf(out, "<table class=\"dupset\" id=\"t-dupset-%d\"><thead><tr>", i);
+            "class=\"meta\">In every rotation of a deal, seat <i>s</i> gets the same cards in "
+            "%s; only who sits there changes. Under each seat, one column per rotation: the "
+            "entrant that held those cards (a link to that game's replay), the points it scored "
+            "with them in each hand, and its final total. The best score of a seat's cards in a "
+            "hand is bold; the hand where they went furthest apart is marked. %lld duplicate "
+            "set%s in games.jsonl; the %d where the same cards scored furthest apart:</p>\n",
+            r->by_hand ? "every hand (the dealer rotates, RULES 2.3)"
+                       : "the first hand (only the first: the dealer follows the winner, RULES "
+                         "2.3)",
+            r->dup_sets, r->dup_sets == 1 ? "" : "s", r->dup_ntop);
+    for (int i = 0; i < r->dup_ntop; i++) {
+        const dset *d = &r->dup_top[i];
+        size_t nh = dup_hands(r, d), most = 0;
+        for (int a = 0; a < d->n; a++)
+            if (d->g[a] && json_array_size(hand_scores(d->g[a])) > most)
+                most = json_array_size(hand_scores(d->g[a]));
+        fprintf(out, "<h3>%s %lld: the same cards up to %lld points apart (hand %d)</h3>\n",
+                r->tournament ? "Set" : "Deal", d->key, d->spread, d->far_hand + 1);
+        if (nh < most)
+            fprintf(out, "<p class=\"meta\">The first %zu of %zu hands.</p>\n", nh, most);
+        fprintf(out,
+                "<div class=\"scroll\"><table class=\"dupset\" id=\"t-dupset-%d\" "
+                "data-set=\"%lld\" data-rotations=\"%d\"><thead><tr><th rowspan=\"2\">hand</th>",
+                i, d->key, d->n);
         for (int seat = 0; seat < r->seats; seat++)
-            fprintf(out, "<th class=\"l\">seat %d's cards</th>", seat);
-        fputs("</tr></thead><tbody>\n<tr>", out);
-        for (int seat = 0; seat < r->seats; seat++) {
-            fputs("<td class=\"l\">", out);
+            fprintf(out, "<th class=\"seat\" colspan=\"%d\">seat %d's cards</th>", d->n, seat);
+        fputs("</tr>\n<tr>", out);
+        for (int seat = 0; seat < r->seats; seat++)
             for (int a = 0; a < d->n; a++) {
                 json_t *g = d->g[a];
-                if (!g)
-                    continue;
-                fputs(a ? "<br>" : "", out);
-                int link = replay_link(out, o, g);
-                av_html_text(out, json_string_value(
-                                      json_array_get(json_object_get(g, "names"), (size_t)seat)));
-                fputs(link ? "</a>" : "", out);
-                if (json_array_size(json_object_get(g, "hand_scores")))
-                    fprintf(out, " %+lld", hand_score(g, 0, (size_t)seat));
-                else
-                    fputs(" -", out); /* stopped before its first hand ended */
-                fprintf(out, " (%lld)",
-                        (long long)json_integer_value(
-                            json_array_get(json_object_get(g, "final_total"), (size_t)seat)));
+                fprintf(out, "<th class=\"who%s\" data-rotation=\"%d\">", a ? "" : " seat", a);
+                if (g) {
+                    int link = replay_link(out, o, g);
+                    av_html_text(out, json_string_value(json_array_get(json_object_get(g, "names"),
+                                                                       (size_t)seat)));
+                    fputs(link ? "</a>" : "", out);
+                } else {
+                    fputs("-", out); /* a rotation not played (an incomplete run) */
+                }
+                fputs("</th>", out);
             }
-            fputs("</td>", out);
+        fputs("</tr></thead><tbody>\n", out);
+        for (size_t hnd = 0; hnd < nh; hnd++) {
+            fprintf(out, "<tr%s><td>%zu</td>", (int)hnd == d->far_hand ? " class=\"far\"" : "",
+                    hnd + 1);
+            for (int seat = 0; seat < r->seats; seat++) {
+                long long lo = 0, hi = 0, x[OKR_MAX_PLAYERS];
+                int has[OKR_MAX_PLAYERS], any = 0;
+                for (int a = 0; a < d->n; a++) {
+                    x[a] = d->g[a] ? hand_score(d->g[a], hnd, (size_t)seat, &has[a]) : 0;
+                    has[a] = d->g[a] && has[a];
+                    if (has[a]) {
+                        lo = any && lo < x[a] ? lo : x[a];
+                        hi = any && hi > x[a] ? hi : x[a];
+                        any = 1;
+                    }
+                }
+                for (int a = 0; a < d->n; a++) {
+                    /* a seat's first column is framed; bold: the best, when not all agree */
+                    int best = has[a] && x[a] == hi && hi > lo;
+                    fputs(!a && best ? "<td class=\"seat best\">"
+                          : !a       ? "<td class=\"seat\">"
+                          : best     ? "<td class=\"best\">"
+                                     : "<td>",
+                          out);
+                    if (has[a])
+                        fprintf(out, "%+lld</td>", x[a]);
+                    else
+                        fputs("-</td>", out); /* that game ended before hand h */
+                }
+            }
+            fputs("</tr>\n", out);
         }
-        fputs("</tr>\n</tbody></table>\n", out);
+        fputs("<tr class=\"final\"><td>final</td>", out);
+        for (int seat = 0; seat < r->seats; seat++)
+            for (int a = 0; a < d->n; a++) {
+                fputs(a ? "<td>" : "<td class=\"seat\">", out);
+                if (d->g[a])
+                    fprintf(out, "%lld</td>",
+                            (long long)json_integer_value(json_array_get(
+                                json_object_get(d->g[a], "final_total"), (size_t)seat)));
+                else
+                    fputs("-</td>", out);
+            }
+        fputs("</tr>\n</tbody></table></div>\n", out);
     }
-    free(sets);
 }
 
 static void howto_html(FILE *out)
@@ -1174,6 +1388,7 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     r.err = err;
     r.cap = cap;
     r.max_games = o->format == AV_FMT_HTML || o->format == AV_FMT_JSON ? o->max_games : 0;
+    r.dup_on = o->format == AV_FMT_HTML;
     int rc = load(&r);
     if (rc == 0) {
         if (o->format == AV_FMT_TEXT || o->format == AV_FMT_MD) {
@@ -1194,6 +1409,9 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     }
     json_decref(r.results);
     json_decref(r.games_list);
+    dup_free(&r.dup_cur);
+    for (int i = 0; i < r.dup_ntop; i++)
+        dup_free(&r.dup_top[i]);
     free(r.gm);
     free(r.rank_p);
     free(r.e);

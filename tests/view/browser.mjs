@@ -61,18 +61,23 @@ await open(page, cfg.replay);
 const steps = await page.evaluate(() => window.okrReplay.steps);
 check('the replay opens at step 0 with ' + steps + ' steps', (await step(page)) === 0 && steps > 10);
 const seen = [];
-let final = null, scoresAtEnds = [];
+let final = null, scoresAtEnds = [], qsEnds = [];
 for (let i = 1; i < steps; i++) {
   await page.keyboard.press('ArrowRight');
   const s = await page.evaluate(() => {
     const b = document.getElementById('breakdown');
     const title = b.hidden ? '' : b.querySelector('h2').textContent;
     const row = (r) => [...b.querySelectorAll('td[data-row="' + r + '"]')].map((td) => Number(td.textContent));
+    const qsLabel = [...b.querySelectorAll('td')].some((td) => td.textContent.startsWith('Q\u2660'));
     return { step: Number(document.body.getAttribute('data-step')), title, total: row('total'), final: row('final'),
-      scores: [...document.querySelectorAll('[data-score]')].map((e) => Number(e.textContent)) };
+      scores: [...document.querySelectorAll('[data-score]')].map((e) => Number(e.textContent)),
+      lines: ['melded', 'debit', 'qs', 'out'].map(row), score: row('score'), qsLabel };
   });
   if (s.step !== i) { bad('ArrowRight moved to step ' + s.step + ', not ' + i); break; }
-  if (/^Hand \d+ scoring/.test(s.title)) { seen.push(s.total); scoresAtEnds.push(s.scores); }
+  if (/^Hand \d+ scoring/.test(s.title)) {
+    seen.push(s.total); scoresAtEnds.push(s.scores);
+    qsEnds.push({ qs: s.lines[2], label: s.qsLabel, sum: s.score.map((_, k) => s.lines.reduce((a, l) => a + l[k], 0)), score: s.score });
+  }
   if (s.final.length) final = s.final;
   if (i === 40) await shot(page, 'replay-referee.png');
 }
@@ -81,6 +86,30 @@ check('stepping through every step: ' + seen.length + ' hand ends shown, the rec
 check('each hand end shows the record\'s totals (scoring table and seat scores)',
   JSON.stringify(seen) === JSON.stringify(handEnds.map((h) => h.totals)) &&
   JSON.stringify(scoresAtEnds) === JSON.stringify(handEnds.map((h) => h.totals)));
+// the Q of spades on its own line (RULES 7.1): at every hand end of this laws game a "Q♠" row,
+// +50 for each in a seat's melds and -100 for each left in its hand as the cards on the table
+// at that step say, and melded + left in hand + Q♠ + going out add up to the record's score
+const qsWant = await page.evaluate(() => {
+  const fr = JSON.parse(document.getElementById('okr-data').textContent).frames;
+  const out = [];
+  let hs = null, ml = null; // carried forward as the page does: absent, or only the changed items
+  const carry = (v, prev) => (v === undefined ? prev : Array.isArray(v) ? v
+    : Object.keys(v).reduce((a, k) => { a[Number(k)] = v[k]; return a; }, prev.slice()));
+  fr.forEach((f) => {
+    hs = carry(f.hs, hs);
+    ml = carry(f.ml, ml);
+    if (f.k !== 'end') return;
+    out.push(hs.map((h, s) => 50 * ml.filter((m) => m[0] === s).reduce((a, m) => a + m[2].split(' ').filter((c) => c.split('=')[0] === 'QS').length, 0)
+      - 100 * (h || '').split(' ').filter((c) => c === 'QS').length));
+  });
+  return out;
+});
+check('each hand end has a Q\u2660 line, as the cards on the table score it (' +
+  qsEnds.filter((e) => e.qs.some((v) => v)).length + ' of ' + qsEnds.length + ' not 0)',
+  qsEnds.length === handEnds.length && qsEnds.every((e, k) => e.label && JSON.stringify(e.qs) === JSON.stringify(qsWant[k])));
+check('... and melded, left in hand, Q\u2660 and going out add up to the record\'s hand scores',
+  qsEnds.every((e, k) => JSON.stringify(e.sum) === JSON.stringify(handEnds[k].scores) &&
+    JSON.stringify(e.score) === JSON.stringify(handEnds[k].scores)));
 check('the last step shows the record\'s final totals ' + JSON.stringify(result.final_total),
   JSON.stringify(final) === JSON.stringify(result.final_total));
 await shot(page, 'replay-result.png');
@@ -145,6 +174,22 @@ const rows = await rp.$$eval('#t-standings tbody tr', (r) => r.length);
 check('the report shows ' + rows + ' standings rows, results.json has ' + res.standings.length, rows === res.standings.length);
 check('the report has its forest plots', (await rp.$$('svg.forest')).length === 2);
 await shot(rp, 'report.png', true);
+// the duplicate sets: the first one shown, every hand of its rotations side by side, as games.jsonl has them
+const dupGames = fs.readFileSync(path.join(path.dirname(cfg.results), 'games.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const dup = await rp.evaluate(() => {
+  const h = document.getElementById('dupsets'), t = document.getElementById('t-dupset-0');
+  if (!h || !t) return null;
+  const a = h.getBoundingClientRect(), b = t.parentElement.getBoundingClientRect();
+  return { set: Number(t.getAttribute('data-set')), rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)),
+    clip: { x: Math.max(0, a.left - 10), y: a.top + window.scrollY - 6, width: Math.max(a.right, b.left + t.offsetWidth) - a.left + 20, height: b.bottom - a.top + 12 } };
+});
+const dupSet = dup ? dupGames.filter((g) => g.set === dup.set).sort((x, y) => x.rotation - y.rotation) : [];
+const dupWant = dupSet.length ? [...Array(Math.max(...dupSet.map((g) => g.hand_scores.length))).keys()].map((h) =>
+  [String(h + 1)].concat(...[...Array(res.config.seats).keys()].map((s) => dupSet.map((g) =>
+    (h < g.hand_scores.length ? (g.hand_scores[h][s] >= 0 ? '+' : '') + g.hand_scores[h][s] : '-'))))) : null;
+check('the duplicate set shows every hand of its ' + dupSet.length + ' rotations as games.jsonl has them',
+  dup !== null && dupSet.length === res.config.seats && JSON.stringify(dup.rows.slice(0, -1)) === JSON.stringify(dupWant));
+if (dup) await rp.screenshot({ path: path.join(cfg.shots, 'report-dupsets.png'), clip: dup.clip, fullPage: true });
 await Promise.all([rp.waitForNavigation(), rp.click('#t-games a >> nth=0')]);
 await rp.waitForSelector('body[data-ready="1"]');
 check('a game of the report opens its replay', (await rp.title()).startsWith('okarena replay'));

@@ -279,6 +279,37 @@ return {seen, at, fin};
           m.js("return Number(document.body.getAttribute('data-step'));") == 33)
     page_checks(m, "replay at #n=33")
 
+    # a seat's page (RULES 8.3): at every step before a hand's end only that seat's hand is
+    # face up, every other hand is card backs; at a hand's end every hand is shown
+    k = cfg["seat"]
+    open_page(m, cfg["seat_page"])
+    view = m.js("""
+const k = arguments[0], steps = window.okrReplay.steps, frames = JSON.parse(document.getElementById('okr-data').textContent).frames;
+const out = {steps, wrong: [], checked: 0, own: 0, backs: 0, title: document.title};
+for (let i = 0; i < steps; i++) {
+  window.okrReplay.go(i);
+  if (Number(document.body.getAttribute('data-step')) !== i) { out.wrong.push('go(' + i + ') did not move'); break; }
+  if (frames[i].k === 'end' || frames[i].k === 'over') continue;
+  out.checked++;
+  for (const s of document.querySelectorAll('.seat')) {
+    const seat = Number(s.getAttribute('data-seat'));
+    const faces = s.querySelectorAll('.hand .card:not(.back)').length, backs = s.querySelectorAll('.hand .card.back').length;
+    if (seat === k ? backs > 0 : faces > 0) out.wrong.push('step ' + i + ': seat ' + seat + ' shows ' + faces + ' faces, ' + backs + ' backs');
+    if (seat === k) out.own += faces > 0; else out.backs += backs > 0;
+  }
+}
+return out;
+""", k)
+    check("seat %d's page (%s): at each of %d steps before a hand's end, only its own hand is face up"
+          % (k, view["title"], view["checked"]),
+          not view["wrong"] and view["checked"] > 10 and view["own"] > 10 and view["backs"] > 10
+          and "as seen by" in view["title"])
+    for w in view["wrong"][:5]:
+        print("  " + w)
+    m.js("window.okrReplay.go(40);")
+    screenshot(m, "firefox-seat.png")
+    page_checks(m, "seat %d's page" % k)
+
     # the report: standings and rank probabilities as results.json has them
     open_page(m, cfg["report"])
     res = json.load(open(cfg["results"]))

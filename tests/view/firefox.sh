@@ -2,7 +2,8 @@
 # firefox.sh BUILD_DIR HELPERS_DIR - the replay page and the report in Debian's firefox-esr,
 # headless, driven through Firefox's own Marionette protocol by firefox.py (python3 only:
 # no geckodriver, no npm package, nothing downloaded): each page opens from file://, gets
-# ready, steps to its end showing the record's totals, and raises no JS error. Skipped (77)
+# ready, steps to its end showing the record's totals, and raises no JS error; a seat's page
+# shows only that seat's hand face up until a hand's end. Skipped (77)
 # only when firefox-esr is not installed (scripts/install-deps.sh installs it in the test set).
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +43,7 @@ g = [json.loads(l) for l in open('$TMP/t/games.jsonl')]
 print([x for x in g if x['verdicts']][0]['game_id'])")
 cat >"$TMP/cfg.json" <<CFG
 {"replay": "$TMP/t/replays/$game.html", "record": "$TMP/t/records/$game.jsonl",
+ "seat": 1, "seat_page": "$TMP/t/replays/${game#t12-}.seat1.html",
  "report": "$TMP/t/report.html", "results": "$TMP/t/results.json",
  "shots": "$(readlink -f "$BUILD")/tests/view/screens"}
 CFG

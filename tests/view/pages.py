@@ -12,7 +12,8 @@ in tests/view/*.sh. Each command prints what it checked and exits 1 with the rea
                                          its own hand is the referee's, and the hand
                                          `arena replay --seat K` printed before each decision
   pages.py report DIR HTML JSON          every table of the html report has the rows
-                                         results.json and games.jsonl say, with their numbers
+                                         results.json, games.jsonl and timings.jsonl say,
+                                         with their numbers
 """
 
 import html.parser
@@ -86,11 +87,26 @@ def cmd_replay(record, page):
         if f["note"] != a["action"] or f["a"] != a["seat"]:
             bad("step %d: %s by %d, the record: %s by %d" % (f["n"], f["note"], f["a"], a["action"], a["seat"]))
             break
+    qs_lines = 0
     for f, e in zip([f for f in frames if f["k"] == "end"], ends):
         if f["sc"] != e["totals"] or [r["total"] for r in f["end"]["rows"]] != e["totals"]:
             bad("hand %d: totals shown %s, the record's %s" % (e["hand"], f["sc"], e["totals"]))
         if [r["score"] for r in f["end"]["rows"]] != e["scores"]:
             bad("hand %d: hand scores shown differ from the record's" % e["hand"])
+        # the Q of spades on its own line (RULES 7.1, the rummy family): +50 for each in the
+        # seat's melds, -100 for each left in its hand, counted from the cards on the table at
+        # the hand's end; melded, left in hand and going out hold the rest of the record's score
+        if not f["end"]["gin"]:
+            for s, row in enumerate(f["end"]["rows"]):
+                held = (f["hs"][s] or "").split().count("QS")
+                laid = sum(1 for m in f["ml"] if m[0] == s for t in m[2].split() if t.split("=")[0] == "QS")
+                if (row["qsm"], row["qsh"]) != (50 * laid, -100 * held):
+                    bad("hand %d seat %d: Q of spades %+d melded, %+d in hand; the table has %d melded, %d in hand"
+                        % (e["hand"], s, row["qsm"], row["qsh"], laid, held))
+                if row["melded"] + row["debit"] + row["out"] != e["scores"][s]:
+                    bad("hand %d seat %d: the lines add up to %d, the record's score %d"
+                        % (e["hand"], s, row["melded"] + row["debit"] + row["out"], e["scores"][s]))
+                qs_lines += (row["qsm"], row["qsh"]) != (0, 0)
         # a gin knock's showdown (arrangement, deadwood, lay-offs): on the page after every
         # knock, the record's when it has one (records before protocol 1.1 do not)
         knock = e["ended"] in ("knock", "undercut", "gin")
@@ -104,8 +120,8 @@ def cmd_replay(record, page):
         bad("final totals %s, the record's %s" % (frames[-1]["res"]["final"], result["final_total"]))
     if frames[-1]["res"]["place"] != result["placements"]:
         bad("placements differ from the record's")
-    done("%s: %d steps (%d actions, %d hand ends, %d verdicts) agree with the record"
-         % (page, len(frames), len(actions), len(ends), len(verdicts)))
+    done("%s: %d steps (%d actions, %d hand ends (%d Q of spades lines not 0), %d verdicts) agree with the record"
+         % (page, len(frames), len(actions), len(ends), qs_lines, len(verdicts)))
 
 
 def cards_of(frame, seat=None):
@@ -207,11 +223,13 @@ class Tables(html.parser.HTMLParser):
         super().__init__()
         self.tables, self.links, self.cur, self.row, self.cell = {}, [], None, None, None
         self.rankp, self.cur_id = [], None  # t-rankp: each body row's data-p per rank (None: empty)
+        self.attrs = {}  # each table's attributes
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "table" and "id" in a:
             self.cur = self.tables.setdefault(a["id"], [])
+            self.attrs[a["id"]] = a
             self.cur_id = a["id"]
         elif tag == "tr" and self.cur is not None:
             self.row = []
@@ -325,35 +343,97 @@ def cmd_report(d, page, jpath):
         for v in verd:
             if v != "DQ" and from_games[(s["name"], v)] != s["verdicts"][v]:
                 bad("%s %s: %d in games.jsonl, %d in results.json" % (s["name"], v, from_games[(s["name"], v)], s["verdicts"][v]))
+    # the timing columns, recomputed: each game's first line of timings.jsonl (a resumed run
+    # may write two), its seats' wall_ms summed and max_ms's largest per entrant, over the
+    # decisions games.jsonl counts for the seats it sat in
+    first = {}
+    for line in open(d + "/timings.jsonl"):
+        if line.strip():
+            x = json.loads(line)
+            first.setdefault(x["game"], x)
+    dec, wall, most = Counter(), Counter(), Counter()
+    for x in g:
+        tl = first.get(x["game"])
+        for s, name in enumerate(x["names"] if tl else []):
+            dec[name] += x["decisions"][s]
+            wall[name] += tl["wall_ms"][s] or 0
+            most[name] = max(most[name], tl["max_ms"][s] or 0)
+    timed = 0
+    for row, s in zip(body("t-verdicts"), st):
+        nm = s["name"]
+        want = [str(dec[nm]), "%.2f" % (wall[nm] / dec[nm]) if dec[nm] else "-", "%.1f" % most[nm]]
+        if row[10:13] != want:
+            bad("timing of %s: decisions, mean ms, max ms %s; timings.jsonl and games.jsonl %s" % (nm, row[10:13], want))
+        timed += dec[nm]
+    if timed == 0:
+        bad("timing: no decision in games.jsonl, nothing checked")
     games = body("t-games")
     if len(games) != min(len(g), 2000):
         bad("games: %d rows, games.jsonl has %d" % (len(games), len(g)))
     for row, x in zip(games, g):
         if row[1] != x["game_id"] or int(row[3]) != x["hands"]:
             bad("game %s: row %s" % (x["game_id"], row))
-    # the duplicate sets: each line of a cell is a game of that set, the entrant in that seat,
-    # its first hand's score and its final total
+    # the duplicate sets, recomputed from games.jsonl: a set is a run of games with one set
+    # number (a rotation seen again starts another); every hand of every rotation when the
+    # dealer rotates (RULES 2.3), the first only with dealer=winner
     key = "set" if "set" in g[0] else "deal"
-    dup = sorted(k for k in t if k.startswith("t-dupset-"))
-    if not dup:
-        bad("no duplicate-set table")
-    for name in dup:
-        rows = body(name)
-        if len(rows) != 1 or len(rows[0]) != r["config"]["seats"]:
-            bad("%s: %d rows" % (name, len(rows)))
-        for seat, cell in enumerate(rows[0]):
-            lines = re.findall(r"(\S+?) ([+-]\d+|-) \((-?\d+)\)", cell)
-            if not lines:
-                bad("%s seat %d: an empty cell %r" % (name, seat, cell))
-            sets = set()
-            for who, first, total in lines:
-                match = [x for x in g if x["names"][seat] == who and x["final_total"][seat] == int(total)
-                         and (first == "%+d" % x["hand_scores"][0][seat] if x["hand_scores"] else first == "-")]
-                if not match:
-                    bad("%s seat %d: %s %s (%s) is no game of games.jsonl" % (name, seat, who, first, total))
-                sets.add(tuple(sorted({x[key] for x in match})))
-            if len(lines) != r["config"]["seats"]:
-                bad("%s seat %d: %d rotations, the table has %d seats" % (name, seat, len(lines), r["config"]["seats"]))
+    seats = r["config"]["seats"]
+    groups = []
+    for x in g:
+        if groups and groups[-1][0] == x[key] and x["rotation"] not in groups[-1][1]:
+            groups[-1][1][x["rotation"]] = x
+        else:
+            groups.append((x[key], {x["rotation"]: x}))
+    by_hand = "dealer=winner" not in r["config"]["rules_text"]
+
+    def dup_hands(rots):
+        n = max(len(x["hand_scores"]) for x in rots.values())
+        return min(n if by_hand else min(n, 1), 250)
+
+    def dup_spread(rots):
+        best, at = 0, 0
+        for hand in range(dup_hands(rots)):
+            for s in range(seats):
+                v = [x["hand_scores"][hand][s] for x in rots.values() if hand < len(x["hand_scores"])]
+                if v and max(v) - min(v) > best:
+                    best, at = max(v) - min(v), hand
+        return best, at
+
+    text = open(page, encoding="utf-8").read()
+    m = re.search(r"(\d+) duplicate sets? in games.jsonl; the (\d+) where", text)
+    if not m or int(m.group(1)) != len(groups) or int(m.group(2)) != min(6, len(groups)):
+        bad("duplicate sets: the page says %r, games.jsonl has %d sets" % (m and m.group(0), len(groups)))
+    heads = re.findall(r"<h3>(?:Set|Deal) (\d+): the same cards up to (\d+) points apart \(hand (\d+)\)</h3>", text)
+    spreads = sorted((dup_spread(rots)[0] for _, rots in groups), reverse=True)
+    if [int(x[1]) for x in heads] != spreads[:6]:
+        bad("duplicate sets shown %s points apart, games.jsonl's furthest %s" % ([x[1] for x in heads], spreads[:6]))
+    dup = sorted((k for k in t if k.startswith("t-dupset-")), key=lambda k: int(k[9:]))
+    if len(dup) != len(heads) or not dup:
+        bad("%d duplicate-set tables, %d headings" % (len(dup), len(heads)))
+    hands_checked = 0
+    for name, (k, far, at) in zip(dup, heads):
+        rots = [x for kk, x in groups if str(kk) == k and dup_spread(x) == (int(far), int(at) - 1)]
+        if not rots or p.attrs[name].get("data-set") != k:
+            bad("%s: set %s, %s points apart at hand %s: no such set in games.jsonl" % (name, k, far, at))
+            continue
+        rots = rots[0]
+        nrot = max(rots) + 1
+        rows = t[name]
+        want_who = [rots[a]["names"][s] if a in rots else "-" for s in range(seats) for a in range(nrot)]
+        if rows[1] != want_who:
+            bad("%s: seats %s, games.jsonl %s" % (name, rows[1], want_who))
+        nh = dup_hands(rots)
+        if len(rows) != 2 + nh + 1:
+            bad("%s: %d hand rows, set %s has %d hands" % (name, len(rows) - 3, k, nh))
+        for hand in range(nh):
+            hs = lambda a, s: (("%+d" % rots[a]["hand_scores"][hand][s]) if a in rots and hand < len(rots[a]["hand_scores"]) else "-")
+            want = [str(hand + 1)] + [hs(a, s) for s in range(seats) for a in range(nrot)]
+            if rows[2 + hand] != want:
+                bad("%s hand %d: %s, games.jsonl %s" % (name, hand + 1, rows[2 + hand], want))
+            hands_checked += 1
+        want = ["final"] + [str(rots[a]["final_total"][s]) if a in rots else "-" for s in range(seats) for a in range(nrot)]
+        if rows[-1] != want:
+            bad("%s final totals: %s, games.jsonl %s" % (name, rows[-1], want))
     replays = [h for h in p.links if h.startswith("replays/")]
     for h in replays:
         if not os.path.exists(os.path.join(os.path.dirname(page), h)):
@@ -363,9 +443,9 @@ def cmd_report(d, page, jpath):
         bad("report json: standings or games differ from results.json")
     if rep["games_listed"] != len(g):
         bad("report json: %d games listed, games.jsonl has %d" % (rep["games_listed"], len(g)))
-    done("%s: standings %d rows, rank probabilities %dx%d, pairwise and crosstable %dx%d, verdicts %d rows, games %d rows "
-         "(%d linked to replays), %d duplicate sets agree with results.json and games.jsonl"
-         % (page, n, n, n, len(order), len(order), n, len(games), len(replays), len(dup)))
+    done("%s: standings %d rows, rank probabilities %dx%d, pairwise and crosstable %dx%d, verdicts and timing %d rows (%d decisions), games %d rows "
+         "(%d linked to replays), %d duplicate sets of %d (%d hands) agree with results.json and games.jsonl"
+         % (page, n, n, n, len(order), len(order), n, timed, len(games), len(replays), len(dup), len(groups), hands_checked))
 
 
 if __name__ == "__main__":

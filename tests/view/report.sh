@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report.sh BUILD_DIR HELPERS_DIR - `arena report`: the html report's every table has the rows
 # and numbers of results.json and games.jsonl (standings, rank probabilities, pairwise,
-# crosstable, verdicts, games), and links only replay pages that exist; the md and text blocks carry the standings;
+# crosstable, verdicts, timing from timings.jsonl, duplicate sets hand by hand, games), and links only replay pages that exist; the md and text blocks carry the standings;
 # json has the same numbers; a match folder reports too; a folder without results, a broken
 # results.json and a bad flag are refused with the file named.
 source "$(dirname "$0")/../match/lib.bash" "$@"
@@ -49,6 +49,25 @@ check "the html has 2 forest plots (score, win-Elo)" \
     test "$(grep -c '<svg class="forest"' "$TMP/t/report.html")" -eq 2
 check "the html fetches nothing" bash -c "! grep -Eq 'https?://|src=' '$TMP/t/report.html'"
 check "a verdict links its bot's log" grep -q 'href="logs/s[0-9]*-slot[0-9]-crash.log"' "$TMP/t/report.html"
+check "each entrant's logs: its own files (s<set>-slot<k>-NAME.log), all there, counted; none for built-ins" \
+    python3 - "$TMP/t" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+h = open(d + "/report.html", encoding="utf-8").read()
+table = re.search(r'<table id="t-verdicts">.*?<tbody>(.*?)</tbody>', h, re.S).group(1)
+rows = re.findall(r'<tr><td class="l">([^<]*)</td>.*?<td class="l" data-logs="(\d+)">(.*?)</td></tr>', table)
+assert len(rows) == 4, rows
+for name, n, cell in rows:
+    files = sorted(f for f in os.listdir(d + "/logs") if re.fullmatch(r"s\d+-slot\d-%s\.log" % re.escape(name), f))
+    assert int(n) == len(files), (name, n, files)
+    assert (len(files) == 0) == (name in ("greedy", "random")), (name, files)
+    links = re.findall(r'href="([^"]*)"', cell)
+    own = [l for l in links if l != "logs/"]
+    assert len(own) == min(3, len(files)), (name, links, files)
+    for l in own:
+        assert l.startswith("logs/") and l[5:] in files and os.path.isfile(os.path.join(d, l)), (name, l)
+    assert ("logs/" in links) == (len(files) > 3), (name, links)
+PY
 for v in $(grep -o 'href="logs/[^"]*"' "$TMP/t/report.html" | sed 's/href="//; s/"$//' | sort -u); do
     test -e "$TMP/t/$v" || [ "$v" = "logs/" ] || bad "a log link to $v, which is not there"
 done
@@ -109,6 +128,18 @@ want = "LLR %.2f (%.2f, %.2f)" % (s["llr"], s["lower"], s["upper"])
 assert state.startswith(want) and ("after %d sets -&gt; %s" % (s["sets"], s["decision"])) in state, (state, s)
 assert 'href="#sprt"' in h and 'id="sprt"' in h, "no link to the sequential test"
 PY
+
+# dealer=winner (RULES 2.3): later hands are dealt differently in each rotation, so the
+# duplicate sets compare the first hand only, and say so
+printf '[tournament]\nname = w\nrules = laws\nrule = dealer=winner\nseats = 3\ndeals = 2\nseed = 5\nbootstrap = 50\n' >"$TMP/w.tour"
+printf '[entrant %s]\ncommand = %s\n' g @greedy r @random good "$(helper good)" >>"$TMP/w.tour"
+"$ARENA" tournament "$TMP/w.tour" --out "$TMP/w" --jobs 2 --no-progress --insecure >/dev/null 2>&1
+"$ARENA" report "$TMP/w" --format html --replays none >/dev/null
+"$ARENA" report "$TMP/w" --format json -o "$TMP/w/report.json" >/dev/null
+check "dealer=winner: the duplicate sets show the first hand only, and say why" \
+    grep -q 'the first hand (only the first: the dealer follows the winner, RULES 2.3)' "$TMP/w/report.html"
+python3 "$PAGES" report "$TMP/w" "$TMP/w/report.html" "$TMP/w/report.json"
+check "... and every table agrees with results.json, games.jsonl and timings.jsonl" test $? -eq 0
 
 # a merge of shards reports what the unsharded run reports (built-in players: the games are
 # the same in every run)

@@ -223,15 +223,27 @@ var okrTable = (function () {
     return t;
   }
 
-  /* a hand's scoring: end = {ended, winner, knocker, gin, rows: per seat {melded, debit, out,
-   * concealed, deadwood, score, total}, sd: a gin knock's showdown or absent}; h its number */
+  /* a hand's scoring: end = {ended, winner, knocker, gin, rows: per seat {melded, debit, qsm,
+   * qsh, out, concealed, deadwood, score, total}, sd: a gin knock's showdown or absent}; h its
+   * number. The rummy family scores the Q of spades apart (RULES 7.1: +50 melded, -100 left in
+   * hand; qsm and qsh, parts of melded and debit): its own line, the others without it, so
+   * melded, left in hand, Q♠ and going out add up to the hand score (the concealed bonus is
+   * kept apart, RULES 7.3). Rows without qsm (the play page's, from a HandEnd, which has no
+   * melds) keep the queen in melded and left in hand, with no line of its own */
   function handEndEl(end, h, players, name) {
     var box = el('div', 'box');
     box.appendChild(el('h2', '', 'Hand ' + h + ' scoring (' + end.ended + ')'));
+    var qs = end.rows.length && end.rows[0].qsm !== undefined;
     var rows = end.gin ? [['deadwood', 'deadwood'], ['hand score', 'score'], ['game total', 'total']]
-      : [['melded', 'melded'], ['left in hand', 'debit'], ['going out', 'out'], ['concealed bonus', 'concealed'],
-        ['hand score', 'score'], ['game total', 'total']];
-    box.appendChild(scoreTable(rows, players, name, function (k, s) { return end.rows[s][k]; }));
+      : [['melded', 'melded'], ['left in hand', 'debit']].concat(qs ? [['Q\u2660 (+50 melded, \u2212100 in hand)', 'qs']] : [],
+        [['going out', 'out'], ['concealed bonus', 'concealed'], ['hand score', 'score'], ['game total', 'total']]);
+    box.appendChild(scoreTable(rows, players, name, function (k, s) {
+      var r = end.rows[s];
+      if (k === 'melded') return r.melded - (r.qsm || 0);
+      if (k === 'debit') return r.debit - (r.qsh || 0);
+      if (k === 'qs') return (r.qsm || 0) + (r.qsh || 0);
+      return r[k];
+    }));
     if (end.sd) box.appendChild(showdownEl(end.sd, end.knocker, name));
     return box;
   }
