@@ -8,10 +8,10 @@ search (SO-ISMCTS, --tree). Plays gin and every rummy preset, under the arena's 
 Options: --seed S (the search's random numbers; default 1), --sims N (a fixed budget: N
 worlds per decision, --tree: N iterations, the clock only as a guard; with it a match's
 result depends on the seeds alone, not on the machine's load), --ms M (think at most M ms per
-decision, below what the clock allows), --top-k K (candidates per decision, default 6),
+decision, below what the clock allows), --top-k K (candidates per decision, default 8),
 --z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-known (the
-worlds ignore the cards seen going into the opponents' hands), --no-shun (gin:
-do not weigh worlds by the cards the opponent let go), --greedy (no search: greedy's move),
+worlds ignore the cards seen going into the opponents' hands), --no-shun (gin: deal
+the opponent random hands, not hands fitted to his play), --greedy (no search: greedy's move),
 --horizon H (simulated actions before the estimate; flat: to the hand's end in gin, 30 in
 rummy; tree: 12 in gin, 8 per seat in rummy), --tree (ISMCTS instead), and for the tree
 --c C (exploration constant, default 0.7), --bias B (weight of the policy's advice in
@@ -764,7 +764,8 @@ def gin_limit(rules, upcard):
 class Flat:
     """Flat determinised Monte Carlo over the root's actions, greedy's move by default.
 
-    Each round deals one world the seat cannot tell from the real one (Search.world), then
+    Each round deals one world the seat cannot tell from the real one (Search.world; in gin
+    the opponent gets the next hand of a pool fitted to his play, gin_pool), then
     plays each candidate action (greedy's `top_k` best) in a copy of it and the rest of the
     hand with greedy's policy for every seat: to the hand's end in gin, `horizon` actions in
     rummy, whose hands are long (then each seat is valued by greedy's own arithmetic: its
@@ -773,7 +774,9 @@ class Flat:
     compared with greedy's move world by world. It leaves greedy's move only for a candidate
     whose mean gain over it is more than `z` standard errors above zero after at least
     `min_rounds` worlds: with several candidates and few worlds the luckiest one would
-    otherwise win, and the bot would play worse than its own policy."""
+    otherwise win, and the bot would play worse than its own policy. Every 8 worlds the
+    candidates clearly worse than greedy's move are dropped (racing), so they cost no more
+    time. This is bots/strong's search, in Python."""
 
     def __init__(self, search, top_k=8, z=1.5, min_rounds=8, horizon=None, worlds=None):
         self.search = search
@@ -829,8 +832,8 @@ class Flat:
 
     def gin_pool(self, view, first, known, shunned, last, deadline):
         """Gin, two seats: opponent hands that fit his play (gin_fit), GIN_POOL of them, or
-        fewer when the clock runs short (never with --sims: the pool is then always whole).
-        Empty when there is nothing to fit."""
+        fewer once a third of the clock's time is gone (never with --sims: the pool is then
+        always whole). Empty when there is nothing to fit."""
         opp = 1 - view.seat
         passed = (shunned or {}).get(opp, [])
         last_card = (last or {}).get(opp)
@@ -840,13 +843,16 @@ class Flat:
         limit = gin_limit(self.rules, first.upcard)
         pool = []
         g = first
+        # by the clock, the pool gets a third of the time at most (a hand takes 1 to 15 ms)
+        now = time.monotonic()
+        enough = now + (deadline - now) / 3
         while len(pool) < GIN_POOL:
             if pool:
                 g = okr.determinize(view, self.search.rng, rules=self.rules,
                                     known=known if self.search.known_ok else None)
             pool.append(gin_fit(self.rules, limit, g.hand(opp), g.stock, last_card, passed,
                                 mine, self.search.rng))
-            if self.worlds is None and time.monotonic() >= deadline:
+            if self.worlds is None and time.monotonic() >= enough:
                 break
         return pool
 
