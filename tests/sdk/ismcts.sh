@@ -3,7 +3,7 @@
 # arena's jail, against the C greedy bot (bots/greedy), one hand per game (--hands 1), every
 # deal in all seat rotations (duplicate).
 #
-#   quick     (ctest sdk_ismcts, label "sdk"; ~15 s) one gin deal (2 games) and one 3-seat
+#   quick     (ctest sdk_ismcts, label "sdk"; ~12 s) one gin deal (2 games) and one 3-seat
 #             laws deal (3 games) at 100 ms a decision, one german deal (3 games, with claims)
 #             at 50 ms: every game completes, no verdict
 #             against anyone (an illegal move, a crash or a late answer would be one), and the
@@ -12,7 +12,8 @@
 #             faster gin version agrees with it on ~2,700 positions, and its Table (the
 #             cards the table saw go into each hand) holds only cards the hands hold.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
-#             ~12 CPU-minutes, 6 on a quiet 2-core machine; figures in bots/ismcts/README.md)
+#             ~12 CPU-minutes: 15 minutes on the 2-core machine at a load average of 6 to
+#             10, about 7 on a quiet one; figures in bots/ismcts/README.md)
 #             duplicate matches against greedy at the seed below, gin (100 deals) and laws
 #             (3 seats, 70 deals) side by side: ismcts's mean score difference vs the field
 #             must have a 95% interval entirely above 0 in both (results.json,
