@@ -3,9 +3,9 @@
 # arena's jail, against the C greedy bot (bots/greedy), one hand per game (--hands 1), every
 # deal in all seat rotations (duplicate).
 #
-#   quick     (ctest sdk_ismcts, label "sdk"; ~8 s, 12 under load) one gin deal (2 games) and one 3-seat
-#             laws deal (3 games) at 100 ms a decision, one german deal (3 games, with claims)
-#             at 50 ms: every game completes, no verdict
+#   quick     (ctest sdk_ismcts, label "sdk"; ~8 s, 12 under load) one gin deal (2 games)
+#             and one 3-seat laws deal (3 games) at 100 ms a decision, one german deal (3
+#             games, with claims) at 50 ms: every game completes, no verdict
 #             against anyone (an illegal move, a crash or a late answer would be one), and the
 #             bot's log shows it searched. Then the bot's port of greedy's policy (--greedy)
 #             draws every deal with bots/greedy in gin and laws (the same moves), its
