@@ -888,8 +888,7 @@ class Flat:
         diff = {i: [0.0, 0.0] for i in cands[1:]}  # sum, sum of squares of (cand - base)
         world = first
         if pool:
-            world = okr.determinize(view, self.search.rng, rules=self.rules,
-                                    known={1 - seat: pool[0]})
+            world = self.pool_world(view, known, pool[0])
         late = False
         active = list(cands[1:])
         while active and not late:
@@ -924,8 +923,7 @@ class Flat:
                 active = [i for i in active if _mean_se(diff[i], n)[0] +
                           2 * _mean_se(diff[i], n)[1] >= 0]
             if pool:
-                world = okr.determinize(view, self.search.rng, rules=self.rules,
-                                        known={1 - seat: pool[n % len(pool)]})
+                world = self.pool_world(view, known, pool[n % len(pool)])
             else:
                 world = self.search.world(view, known, shunned=shunned)
         self.iterations = n
@@ -939,6 +937,15 @@ class Flat:
                     best, best_t = i, t
         self.switched = best != base
         return best, acts
+
+    def pool_world(self, view, known, hand):
+        """A world where the opponent holds `hand` (from the pool), the rest dealt at random;
+        a plain world should the engine refuse it (it cannot: the hand is of unseen cards)."""
+        try:
+            return okr.determinize(view, self.search.rng, rules=self.rules,
+                                   known={1 - view.seat: hand})
+        except okr.Refused:
+            return self.search.world(view, known)
 
     RACE_EVERY = 8
     pool = 0
