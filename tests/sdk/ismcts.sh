@@ -12,8 +12,8 @@
 #             faster gin version agrees with it on ~2,700 positions, and its Table (the
 #             cards the table saw go into each hand) holds only cards the hands hold.
 #   strength  (ctest sdk_ismcts_strength, labels "strength;slow": not in scripts/test.sh's run;
-#             ~12 CPU-minutes: 15 minutes on the 2-core machine at a load average of 6 to
-#             10, about 7 on a quiet one; figures in bots/ismcts/README.md)
+#             ~11 CPU-minutes: 6 minutes on a quiet 2-core machine, 15 at a load average of
+#             6 to 10; figures in bots/ismcts/README.md)
 #             duplicate matches against greedy at the seed below, gin (100 deals) and laws
 #             (3 seats, 70 deals) side by side: ismcts's mean score difference vs the field
 #             must have a 95% interval entirely above 0 in both (results.json,
