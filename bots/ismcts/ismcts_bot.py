@@ -8,10 +8,10 @@ search (SO-ISMCTS, --tree). Plays gin and every rummy preset, under the arena's 
 Options: --seed S (the search's random numbers; default 1), --sims N (a fixed budget: N
 worlds per decision, --tree: N iterations, the clock only as a guard; with it a match's
 result depends on the seeds alone, not on the machine's load), --ms M (think at most M ms per
-decision, below what the clock allows), --top-k K (candidates per decision, default 6),
+decision, below what the clock allows), --top-k K (candidates per decision, default 8),
 --z Z (standard errors a candidate must gain over greedy's move, default 1.5), --no-known (the
-worlds ignore the cards seen going into the opponents' hands), --no-shun (gin:
-do not weigh worlds by the cards the opponent let go), --greedy (no search: greedy's move),
+worlds ignore the cards seen going into the opponents' hands), --no-shun (gin: deal
+the opponent random hands, not hands fitted to his play), --greedy (no search: greedy's move),
 --horizon H (simulated actions before the estimate; flat: to the hand's end in gin, 30 in
 rummy; tree: 12 in gin, 8 per seat in rummy), --tree (ISMCTS instead), and for the tree
 --c C (exploration constant, default 0.7), --bias B (weight of the policy's advice in
@@ -685,10 +685,87 @@ class Search:
         return best
 
 
+# ---- Gin: opponent hands that fit his play (bots/strong's gin_misfits, gin_fit, gin_force) --
+# A world dealt at random gives the gin opponent a random hand, but his play says more: a card
+# he declined or discarded did not join a meld of his (that is how greedy, a fair model of most
+# bots, takes and discards), a card he took from the pile did, and from his last 11 cards he
+# discarded the one that left the least deadwood and did not knock, so none of them left the
+# knock limit or less. Each decision builds a pool of opponent hands with few such
+# contradictions (a short random local search from a random deal) and deals them in turn.
+
+GIN_POOL = 16  # opponent hands per decision
+GIN_FIT_STEPS = 200  # swaps tried per hand at most
+
+
+def gin_misfits(rules, limit, h, last, passed, known):
+    """How often hand h (the opponent's 10 cards) contradicts his play: `last` the card he
+    discarded last (None before his first discard), `passed` the cards he let go lately,
+    `known` the cards he took from the pile and still holds."""
+    gb = okr.gin_best
+    dw = gb(h, rules=rules)[0]
+    bad = 0
+    if last is not None:
+        # from h + last he discarded last and did not knock (G5): no other discard leaves
+        # less deadwood, none leaves the limit or less
+        h2 = h + [last]
+        for y in set(h):
+            rest = list(h2)
+            rest.remove(y)
+            other = gb(rest, rules=rules)[0]
+            bad += 3 * (other < dw) + 3 * (other <= limit)
+        bad += 3 * (dw <= limit)
+    for k in passed:
+        if k != last and gb(h + [k], rules=rules)[0] - dw < VALUES[k]:
+            bad += 1  # it would have joined a meld
+    for k in set(known):
+        if k in h:
+            rest = list(h)
+            rest.remove(k)
+            bad += dw - gb(rest, rules=rules)[0] >= VALUES[k]  # deadwood: why take it?
+    return bad
+
+
+def gin_fit(rules, limit, hand, stock, last, passed, known, rng, steps=GIN_FIT_STEPS):
+    """A hand for the opponent that fits his play: from `hand` (a random deal, the known
+    cards included), swap one of his cards not known to be his with a card of `stock` (the
+    other unseen cards) whenever that adds no contradiction, until none is left."""
+    hand, stock = list(hand), list(stock)
+    bad = gin_misfits(rules, limit, hand, last, passed, known)
+    free = list(hand)
+    for k in known:
+        if k in free:
+            free.remove(k)
+    for _ in range(steps):
+        if bad <= 0 or not stock or not free:
+            break
+        fi = rng.randrange(len(free))
+        si = rng.randrange(len(stock))
+        x, y = free[fi], stock[si]
+        hand.remove(x)
+        hand.append(y)
+        now = gin_misfits(rules, limit, hand, last, passed, known)
+        if now <= bad:
+            stock[si], free[fi], bad = x, y, now
+        else:
+            hand.remove(y)
+            hand.append(x)
+    return sorted(hand)
+
+
+def gin_limit(rules, upcard):
+    """The knock limit of this hand (G2)."""
+    if upcard is None or upcard < 0 or upcard >= okr.JOKER:
+        return 10
+    if rules.options().get("ace_gin_only") == "1" and upcard % 13 == 0:
+        return 0
+    return VALUES[upcard]
+
+
 class Flat:
     """Flat determinised Monte Carlo over the root's actions, greedy's move by default.
 
-    Each round deals one world the seat cannot tell from the real one (Search.world), then
+    Each round deals one world the seat cannot tell from the real one (Search.world; in gin
+    the opponent gets the next hand of a pool fitted to his play, gin_pool), then
     plays each candidate action (greedy's `top_k` best) in a copy of it and the rest of the
     hand with greedy's policy for every seat: to the hand's end in gin, `horizon` actions in
     rummy, whose hands are long (then each seat is valued by greedy's own arithmetic: its
@@ -697,9 +774,11 @@ class Flat:
     compared with greedy's move world by world. It leaves greedy's move only for a candidate
     whose mean gain over it is more than `z` standard errors above zero after at least
     `min_rounds` worlds: with several candidates and few worlds the luckiest one would
-    otherwise win, and the bot would play worse than its own policy."""
+    otherwise win, and the bot would play worse than its own policy. Every 8 worlds the
+    candidates clearly worse than greedy's move are dropped (racing), so they cost no more
+    time. This is bots/strong's search, in Python."""
 
-    def __init__(self, search, top_k=6, z=1.5, min_rounds=8, horizon=None, worlds=None):
+    def __init__(self, search, top_k=8, z=1.5, min_rounds=8, horizon=None, worlds=None):
         self.search = search
         self.worlds = worlds  # --sims: stop after this many worlds (the clock only as a guard)
         self.cut = False  # the clock stopped the search before `worlds`
@@ -751,34 +830,74 @@ class Flat:
         others = [x for i, x in enumerate(sc) if i != seat]
         return sc[seat] - sum(others) / len(others)
 
-    def run(self, view, deadline, known=None, shunned=None):
-        """The index in the legal list of the action to play, and that list."""
+    def gin_pool(self, view, first, known, shunned, last, deadline):
+        """Gin, two seats: opponent hands that fit his play (gin_fit), GIN_POOL of them, or
+        fewer once a third of the clock's time is gone (never with --sims: the pool is then
+        always whole). Empty when there is nothing to fit."""
+        opp = 1 - view.seat
+        passed = (shunned or {}).get(opp, [])
+        last_card = (last or {}).get(opp)
+        mine = list((known or {}).get(opp, []))
+        if not passed and last_card is None and not mine:
+            return []
+        limit = gin_limit(self.rules, first.upcard)
+        pool = []
+        g = first
+        # by the clock, the pool gets a third of the time at most (a hand takes 1 to 15 ms)
+        now = time.monotonic()
+        enough = now + (deadline - now) / 3
+        while len(pool) < GIN_POOL:
+            if pool:
+                g = okr.determinize(view, self.search.rng, rules=self.rules,
+                                    known=known if self.search.known_ok else None)
+            pool.append(gin_fit(self.rules, limit, g.hand(opp), g.stock, last_card, passed,
+                                mine, self.search.rng))
+            if self.worlds is None and time.monotonic() >= enough:
+                break
+        return pool
+
+    def run(self, view, deadline, known=None, shunned=None, last=None):
+        """The index in the legal list of the action to play, and that list. `shunned` and
+        `last` (gin): per opponent, the cards it let go lately and its last discard."""
         known = known or {}
-        first = self.search.world(view, known, shunned=shunned)
+        first = self.search.world(view, known, shunned=None if self.gin else shunned)
         acts = first.legal()
         seat = view.seat
         scores = self.scores(first, acts)
         order = sorted(range(len(acts)), key=lambda i: (-scores[i], i))
         base = order[0]  # greedy's move
         # greedy's best few, and the best of every other kind of move: a knock can be
-        # greedy's choice among six knocks, and not knocking is then the question
-        cands = order[:self.top_k]
-        kinds = {acts[i].type for i in cands}
+        # greedy's choice among six knocks, and not knocking is then the question. Two knocks
+        # with the same discard end the hand alike (greedy's score already takes the least
+        # deadwood), so only the best of them is a candidate.
+        cands, kinds, seen = [], set(), set()
         for i in order:
-            if acts[i].type not in kinds:
-                kinds.add(acts[i].type)
+            a = acts[i]
+            key = (a.type, a.card) if a.type == okr.KNOCK else i
+            if key in seen:
+                continue
+            if len(cands) < self.top_k or a.type not in kinds:
+                seen.add(key)
+                kinds.add(a.type)
                 cands.append(i)
+        pool = []
+        if self.gin and view.players == 2 and shunned is not None and len(cands) > 1:
+            pool = self.gin_pool(view, first, known, shunned, last, deadline)
+        self.pool = len(pool)
         n = 0
         diff = {i: [0.0, 0.0] for i in cands[1:]}  # sum, sum of squares of (cand - base)
         world = first
+        if pool:
+            world = self.pool_world(view, known, pool[0])
         late = False
-        while len(cands) > 1 and not late:
+        active = list(cands[1:])
+        while active and not late:
             g = world.copy()
             g.apply(acts[base])
             base_v = self.rollout(g, seat)
             self.simulations += 1
             ds = []
-            for i in cands[1:]:
+            for i in active:
                 # a rummy world with seven candidates can outlast a short clock: a round
                 # cut by the deadline is dropped whole, so every candidate keeps the same worlds
                 if time.monotonic() >= deadline:
@@ -798,19 +917,45 @@ class Flat:
                 break
             if time.monotonic() >= deadline:
                 break
-            world = self.search.world(view, known, shunned=shunned)
+            # racing (bots/strong): every 8 worlds, drop the candidates clearly worse than
+            # greedy's move (mean + 2 standard errors below 0), so the close ones get the time
+            if n % self.RACE_EVERY == 0:
+                active = [i for i in active if _mean_se(diff[i], n)[0] +
+                          2 * _mean_se(diff[i], n)[1] >= 0]
+            if pool:
+                world = self.pool_world(view, known, pool[n % len(pool)])
+            else:
+                world = self.search.world(view, known, shunned=shunned)
         self.iterations = n
-        self.cut = self.worlds is not None and n < self.worlds and len(cands) > 1
+        self.cut = self.worlds is not None and n < self.worlds and bool(active)
         best, best_t = base, self.z
         if n >= self.min_rounds:
-            for i in cands[1:]:
-                m = diff[i][0] / n
-                var = max(diff[i][1] / n - m * m, 1e-9) * n / (n - 1)
-                t = m / math.sqrt(var / n)
+            for i in active:
+                m, se = _mean_se(diff[i], n)
+                t = m / se
                 if t > best_t:
                     best, best_t = i, t
         self.switched = best != base
         return best, acts
+
+    def pool_world(self, view, known, hand):
+        """A world where the opponent holds `hand` (from the pool), the rest dealt at random;
+        a plain world should the engine refuse it (it cannot: the hand is of unseen cards)."""
+        try:
+            return okr.determinize(view, self.search.rng, rules=self.rules,
+                                   known={1 - view.seat: hand})
+        except okr.Refused:
+            return self.search.world(view, known)
+
+    RACE_EVERY = 8
+    pool = 0
+
+
+def _mean_se(sums, n):
+    """Mean and standard error of n paired differences from their sum and sum of squares."""
+    m = sums[0] / n
+    var = max(sums[1] / n - m * m, 1e-9) * n / (n - 1) if n > 1 else 1e18
+    return m, math.sqrt(var / n)
 
 
 class Table:
@@ -919,7 +1064,7 @@ def budget_ms(ctx, cap):
 
 def main(argv):
     seed, cap, c, horizon, bias, sims = 1, None, 0.7, None, 1.0, None
-    opts = {"shun": True, "tree": False, "z": 1.5, "top_k": 6, "greedy": False, "known": True}
+    opts = {"shun": True, "tree": False, "z": 1.5, "top_k": 8, "greedy": False, "known": True}
     args = list(argv)
     while args:
         flag = args.pop(0)
@@ -968,6 +1113,7 @@ def main(argv):
         state["table"] = Table(ctx.seat)
         state["shunned"] = {}
         state["discarded"] = set()
+        state["last"] = {}
         state["top"] = None
 
     def on_events(events, ctx):
@@ -996,6 +1142,7 @@ def main(argv):
             elif e.type in (okr.DISCARD, okr.KNOCK) and e.card < okr.JOKER:
                 _remember(shunned.setdefault(e.seat, []), e.card)
                 state.setdefault("discarded", set()).add(e.seat)
+                state.setdefault("last", {})[e.seat] = e.card
                 state["top"] = e.card
             elif e.type in (okr.DRAW, okr.PASS) and state.get("top") is not None:
                 _remember(shunned.setdefault(e.seat, []), state["top"])
@@ -1020,13 +1167,14 @@ def main(argv):
         if not opts["tree"]:
             flat = Flat(search, top_k=opts["top_k"], z=opts["z"], horizon=horizon, worlds=sims)
             best, acts = flat.run(view, deadline, known,
-                                  state.get("shunned") if opts["shun"] else None)
+                                  state.get("shunned", {}) if opts["shun"] else None,
+                                  state.get("last"))
             if len(acts) != len(legal):  # cannot happen: determinize keeps the legal list
                 return 0
             ctx.log("ismcts: %d simulations in %.0f ms, %d worlds, %d actions, %s greedy's move, "
-                    "%d opponents' cards known%s"
+                    "%d opponents' cards known, %d fitted opponent hands%s"
                     % (flat.simulations, ctx.elapsed_ms(), flat.iterations, len(acts),
-                       "left" if flat.switched else "kept", _count(known, search),
+                       "left" if flat.switched else "kept", _count(known, search), flat.pool,
                        ", cut by the clock" if flat.cut else ""))
             return best
         root, acts = search.run(view, deadline, known, iterations=sims)
