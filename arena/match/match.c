@@ -235,7 +235,7 @@ static void reset_pa(ar_match *m)
 
 /* ---- Setup ----------------------------------------------------------------------------------- */
 
-static void file_safe(const char *s, char *out, size_t cap)
+void ar_match_log_name(const char *s, char *out, size_t cap)
 {
     size_t k = 0;
     for (; *s && k + 1 < cap; s++) {
@@ -323,7 +323,7 @@ static int open_logs(ar_match *m)
         if (e->builtin)
             continue;
         char safe[128], path[4096];
-        file_safe(e->name, safe, sizeof safe);
+        ar_match_log_name(e->name, safe, sizeof safe);
         snprintf(path, sizeof path, "%s/%sslot%d-%s.log", m->logs_dir,
                  m->cfg.log_prefix ? m->cfg.log_prefix : "", k, safe);
         size_t rl = strlen(path) - strlen(m->cfg.out_dir); /* "/logs/..." */

@@ -25,6 +25,10 @@ int ar_match_seat_slot(int seat, int rotation, int players);
 long long ar_match_deals(long long games, int players);
 /* "m<seed>-d<deal>-r<rotation>" */
 void ar_match_game_id(char *buf, size_t cap, uint64_t seed, long long deal, int rotation);
+/* An entrant's name as its log file names it (LOGS/[prefix]slot<k>-<safe>.log): every
+ * character but [A-Za-z0-9._-] made '_', so that no name reaches outside the folder. The
+ * report finds the logs by the same rule. */
+void ar_match_log_name(const char *name, char *out, size_t cap);
 
 /* The rules of duplicate play (docs/rules.md, RULES 2.3 Decision): `dealer=rotate` unless the
  * user set `dealer` himself, so that hand h of every rotation deals the same cards to the same

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "match/match.h"
 #include "okr/okr.h"
 #include "util/util.h"
 #include "view.h"
@@ -988,8 +989,8 @@ static void cross_html(FILE *out, const rep *r)
 
 /* An entrant's logs: the match writes a bot's stderr to LOGS/slot<k>-<name>.log, a tournament
  * to LOGS/s<set>-slot<k>-<name>.log (one file per set and slot; built-in players write none),
- * <name> the entrant's name with every character but [A-Za-z0-9._-] made '_' (as match.c
- * does). How many files an entrant has, and the first LOGS_SHOWN by set and slot. */
+ * <name> the entrant's name as ar_match_log_name writes it. How many files an entrant has, and the
+ * first LOGS_SHOWN by set and slot. */
 enum { LOGS_SHOWN = 3 };
 typedef struct elogs {
     long long n;
@@ -997,18 +998,6 @@ typedef struct elogs {
     long long key[LOGS_SHOWN]; /* set * OKR_MAX_PLAYERS + slot */
     char file[LOGS_SHOWN][300];
 } elogs;
-
-static void file_safe(const char *s, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (; *s && k + 1 < cap; s++) {
-        char c = *s;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '-' || c == '_' || c == '.';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = '\0';
-}
 
 /* the number at *p (digits only) and what follows it, or -1 */
 static long long digits(const char **p)
@@ -1028,7 +1017,7 @@ static elogs *read_logs(const rep *r, const char *logs)
     elogs *L = ar_xcalloc((size_t)r->n + 1, sizeof *L);
     char path[4096], (*safe)[128] = ar_xcalloc((size_t)r->n + 1, sizeof *safe);
     for (int i = 0; i < r->n; i++)
-        file_safe(r->e[i].name, safe[i], sizeof safe[i]);
+        ar_match_log_name(r->e[i].name, safe[i], sizeof safe[i]);
     snprintf(path, sizeof path, "%s/%s", r->dir, logs);
     DIR *d = opendir(path);
     struct dirent *de;
