@@ -1172,9 +1172,12 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
             if (o->log_dir && r->tournament && r->seats > 0) {
                 long long set = json_integer_value(json_object_get(g, "set"));
                 int rot = (int)json_integer_value(json_object_get(g, "rotation"));
+                const char *who = json_string_value(json_array_get(names, (size_t)seat));
+                char safe[128];
+                ar_match_log_name(who ? who : "", safe, sizeof safe);
                 fprintf(out, " <a href=\"%s/s%lld-slot%d-", o->log_dir, set,
                         (seat + rot) % r->seats);
-                h(out, json_string_value(json_array_get(names, (size_t)seat)));
+                h(out, safe);
                 fputs(".log\">log</a>", out);
             }
         }
