@@ -42,6 +42,16 @@ int ar_replay_html_main(int argc, char **argv);
 void ar_replay_html_usage(FILE *out);
 char *ar_replay_find_record(const char *dir, const char *game);
 
+/* ---- The program ----------------------------------------------------------------------- */
+
+/* How the user ran the arena (main's argv[0], "build/arena/arena"), for the commands a
+ * message tells them to type next; "arena" until main.c sets it. */
+void ar_cli_set_program(const char *argv0);
+const char *ar_cli_program(void);
+/* Append s to buf (at *len, capacity cap) as one shell word: as is when it holds only
+ * characters no shell treats specially, else in single quotes. */
+void ar_cli_shell_word(char *buf, size_t cap, size_t *len, const char *s);
+
 /* ---- Flags ----------------------------------------------------------------------------- */
 
 /* Does argv[*i] name the flag `name` ("--seed 5" or "--seed=5")? Returns 1 and sets *value

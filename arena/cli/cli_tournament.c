@@ -86,9 +86,10 @@ int ar_tournament_main(int argc, char **argv)
     const char **sets = ar_xcalloc((size_t)argc, sizeof *sets);
     char **owned = ar_xcalloc((size_t)argc, sizeof *owned);
     int nsets = 0, nowned = 0;
-    size_t hcap = 64;
+    /* the resume hint: program, file and --set values, each quoted at worst 4 bytes a byte */
+    size_t hcap = 64 + 4 * strlen(ar_cli_program());
     for (int i = 1; i < argc; i++)
-        hcap += strlen(argv[i]) + 4;
+        hcap += 4 * strlen(argv[i]) + 16;
     char *hint = ar_xmalloc(hcap);
     int status = AR_EXIT_USAGE;
     ar_tour t;
@@ -192,13 +193,19 @@ int ar_tournament_main(int argc, char **argv)
         fprintf(stderr, "arena: %s\n", err);
         goto out;
     }
-    size_t hl = (size_t)snprintf(hint, hcap, "arena tournament %s", file);
+    /* the resume hint names the program as it was run, and quotes what a shell would split */
+    size_t hl = 0;
+    ar_cli_shell_word(hint, hcap, &hl, ar_cli_program());
+    hl += (size_t)snprintf(hint + hl, hcap - hl, " tournament ");
+    ar_cli_shell_word(hint, hcap, &hl, file);
     if (nsets && ar_tour_set_many(&t, sets, nsets, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s\n", err);
         goto out;
     }
-    for (int i = 0; i < nsets; i++)
-        hl += (size_t)snprintf(hint + hl, hcap - hl, " --set %s", sets[i]);
+    for (int i = 0; i < nsets; i++) {
+        hl += (size_t)snprintf(hint + hl, hcap - hl, " --set ");
+        ar_cli_shell_word(hint, hcap, &hl, sets[i]);
+    }
     if (o.trace) {
         int found = strcmp(o.trace, "all") == 0;
         for (int i = 0; i < t.nentrants && !found; i++)

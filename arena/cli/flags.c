@@ -325,3 +325,38 @@ int ar_parse_ms(const char *flag, const char *v, uint32_t *out)
     *out = (uint32_t)n;
     return 0;
 }
+
+/* Set once by main() before any subcommand runs; read-only afterwards. */
+static const char *program = "arena";
+
+void ar_cli_set_program(const char *argv0)
+{
+    if (argv0 && argv0[0])
+        program = argv0;
+}
+
+const char *ar_cli_program(void)
+{
+    return program;
+}
+
+void ar_cli_shell_word(char *buf, size_t cap, size_t *len, const char *s)
+{
+    int plain = s[0] != '\0';
+    for (const char *c = s; *c && plain; c++)
+        plain = isalnum((unsigned char)*c) || strchr("/._-+=:,@%", *c);
+    if (*len >= cap)
+        return;
+    if (plain) {
+        *len += (size_t)snprintf(buf + *len, cap - *len, "%s", s);
+    } else {
+        *len += (size_t)snprintf(buf + *len, cap - *len, "'");
+        for (const char *c = s; *c && *len < cap; c++)
+            *len += (size_t)(*c == '\'' ? snprintf(buf + *len, cap - *len, "'\\''")
+                                        : snprintf(buf + *len, cap - *len, "%c", *c));
+        if (*len < cap)
+            *len += (size_t)snprintf(buf + *len, cap - *len, "'");
+    }
+    if (*len > cap)
+        *len = cap;
+}

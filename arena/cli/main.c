@@ -65,6 +65,7 @@ static int is_help(const char *arg)
 
 int main(int argc, char **argv)
 {
+    ar_cli_set_program(argv[0]);
     if (argc < 2) {
         usage(stderr);
         return AR_EXIT_USAGE;

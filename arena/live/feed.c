@@ -207,6 +207,10 @@ static void count_game(al_feed *f, const json_t *g)
     const json_t *pl = json_object_get(g, "placements");
     const json_t *vs = json_object_get(g, "verdicts");
     size_t k = json_array_size(names);
+    /* a win is 1st place alone in a game played to its end, as in results.json */
+    int firsts = 0, completed = json_is_true(json_object_get(g, "completed"));
+    for (size_t s = 0; s < k && s < 8; s++)
+        firsts += json_integer_value(json_array_get(pl, s)) == 1;
     for (size_t s = 0; s < k && s < 8; s++) {
         const char *nm = json_string_value(json_array_get(names, s));
         ent *e = nm ? ent_of(f, nm) : NULL;
@@ -216,7 +220,7 @@ static void count_game(al_feed *f, const json_t *g)
         e->points += (double)json_integer_value(json_array_get(tot, s));
         json_int_t p = json_integer_value(json_array_get(pl, s));
         e->places += (double)p;
-        e->wins += p == 1;
+        e->wins += p == 1 && firsts == 1 && completed;
         size_t vi;
         const json_t *v;
         json_array_foreach(vs, vi, v)

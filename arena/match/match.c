@@ -1089,7 +1089,9 @@ static int finish_game(ar_match *m, int played, int completed)
         int32_t so_far[OKR_MAX_PLAYERS] = {0};
         for (int s = 0; played && s < n; s++)
             so_far[s] = gm->g.score[s] + gm->g.concealed[s];
-        ar_forfeit_result(n, so_far, gm->forfeits, o->final_total, o->placement, &o->winners);
+        o->forfeit_margin = ar_forfeit_margin(&m->cfg.rules);
+        ar_forfeit_result(n, so_far, gm->forfeits, o->forfeit_margin, o->final_total, o->placement,
+                          &o->winners);
     }
     o->verdicts = gm->verdicts;
     o->nverdicts = gm->nverdicts;
@@ -1151,7 +1153,8 @@ static void send_game_end(ar_match *m, int completed)
         so_far[t] = score[t] + conc[t];
     }
     if (!completed) {
-        ar_forfeit_result(n, so_far, gm->forfeits, fin, place, &winners);
+        ar_forfeit_result(n, so_far, gm->forfeits, ar_forfeit_margin(&m->cfg.rules), fin, place,
+                          &winners);
         for (int t = 0; t < n; t++) {
             wins[t] = (winners >> t) & 1;
             pl[t] = place[t];

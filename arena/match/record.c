@@ -51,8 +51,20 @@ void ar_mean_ci(const double *x, int n, double *mean, double *half)
     *half = ar_t975(n - 1) * sd / sqrt((double)n);
 }
 
-void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t *final_total,
-                       uint8_t *placement, unsigned *winners)
+int32_t ar_forfeit_margin(const okr_rules *r)
+{
+    int64_t m;
+    if (r->target > 0) {
+        m = 2 * ((int64_t)r->target + r->winner_bonus);
+    } else {
+        int64_t reach = r->family == OKR_FAMILY_GIN ? (r->spade_double ? 200 : 100) : 500;
+        m = 2 * (int64_t)(r->max_hands ? r->max_hands : 1) * reach;
+    }
+    return m > 100000000 ? 100000000 : (int32_t)m;
+}
+
+void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t margin,
+                       int32_t *final_total, uint8_t *placement, unsigned *winners)
 {
     int nf = 0, have_other = 0;
     int32_t low = 0;
@@ -67,7 +79,10 @@ void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, in
     *winners = 0;
     for (int s = 0; s < players; s++) {
         if (forfeits & (1u << s)) {
-            final_total[s] = have_other && low < so_far[s] ? low : so_far[s];
+            /* RULES-free Decision (docs/rules.md "Forfeits"): below everybody and below what
+             * the seat had, by the margin, so crashing never improves a result */
+            int32_t base = have_other && low < so_far[s] ? low : so_far[s];
+            final_total[s] = base - margin;
             placement[s] = (uint8_t)(players - nf + 1);
             continue;
         }
@@ -402,6 +417,8 @@ static json_t *outcome_core(const ar_game_outcome *o)
     json_object_set_new(j, "placements", pl);
     json_object_set_new(j, "winners", win);
     json_object_set_new(j, "forfeits", ff);
+    if (!o->completed) /* the rule that made these totals: a reader recomputes them */
+        json_object_set_new(j, "forfeit_margin", json_integer(o->forfeit_margin));
     return j;
 }
 
@@ -447,7 +464,8 @@ int ar_record_close(ar_record *r, const ar_game_outcome *o)
 typedef struct bot_acc {
     long long games;       /* games it took part in */
     long long appearances; /* seats it held, summed over games */
-    long long wins;        /* appearances in 1st place */
+    long long wins;        /* appearances alone in 1st place of a completed game */
+    long long draws;       /* appearances sharing 1st place of a completed game */
     long long places[OKR_MAX_PLAYERS];
     long long error_games;
     long long errors[AR_V_COUNT];
@@ -594,8 +612,15 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
                 a->error_games++;
         }
         a->appearances++;
-        if (o->placement[s] == 1)
-            a->wins++;
+        if (o->placement[s] == 1 && o->completed) {
+            int firsts = 0;
+            for (int t = 0; t < n; t++)
+                firsts += o->placement[t] == 1;
+            if (firsts == 1)
+                a->wins++;
+            else
+                a->draws++;
+        }
         if (o->placement[s] >= 1 && o->placement[s] <= n)
             a->places[o->placement[s] - 1]++;
         if (o->forfeits & (1u << s))
@@ -751,6 +776,7 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
         json_object_set_new(j, "games", json_integer(a->games));
         json_object_set_new(j, "appearances", json_integer(a->appearances));
         json_object_set_new(j, "wins", json_integer(a->wins));
+        json_object_set_new(j, "draws", json_integer(a->draws));
         json_t *pl = json_array();
         for (int p = 0; p < r->info.players; p++)
             json_array_append_new(pl, json_integer(a->places[p]));

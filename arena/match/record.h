@@ -22,15 +22,25 @@ double ar_t975(int df);
  * ar_t975(n - 1)). With n < 2 the half width is NaN (no interval). */
 void ar_mean_ci(const double *x, int n, double *mean, double *half);
 
+/* The forfeit margin of a rule set (the arena's Decision, docs/rules.md "Forfeits"): how far
+ * below everybody a forfeiting seat scores. Twice what a whole game can be won by, so that
+ * giving up never pays however badly the game was going: 2 x (target + winner's bonus) when
+ * the game has a target (RULES 7.4, G8: laws 2400, arlington 2000, german 2200, gin 200),
+ * else 2 x max_hands x a hand's reach (500 points in the rummy family, 100 in gin, 200 with
+ * spade_double: RULES 7.7, G7). Always > 0. */
+int32_t ar_forfeit_margin(const okr_rules *r);
+
 /* Result of a forfeited game. so_far[s] is seat s's running total when the game stopped
  * (game score + concealed bonuses of the hands completed); bit s of forfeits marks a seat
  * that forfeited. Seats that did not forfeit keep so_far and are placed among themselves by
  * it (1 = best, ties share the better place); every forfeiting seat gets the last place
- * (players - number of forfeits + 1) and the total min(so_far[s], lowest total of the others),
- * so a forfeit never ranks above anyone. winners gets a bit for every non-forfeiting seat in
- * 1st place (none if everyone forfeited). */
-void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t *final_total,
-                       uint8_t *placement, unsigned *winners);
+ * (players - number of forfeits + 1) and the total min(so_far[s], lowest total of the others)
+ * - margin, so a forfeit always scores below everyone who played on, and below what the seat
+ * itself had. margin 0 is the rule of arenas before 0.3 (records without "forfeit_margin").
+ * winners gets a bit for every non-forfeiting seat in 1st place (none if everyone
+ * forfeited). */
+void ar_forfeit_result(int players, const int32_t *so_far, unsigned forfeits, int32_t margin,
+                       int32_t *final_total, uint8_t *placement, unsigned *winners);
 
 /* ---- Notes on choices ---------------------------------------------------------------------- */
 
@@ -72,8 +82,9 @@ typedef struct ar_game_outcome {
     const int32_t (*hand_scores)[OKR_MAX_PLAYERS]; /* [nhands][players]: each hand's score */
     int32_t final_total[OKR_MAX_PLAYERS];
     uint8_t placement[OKR_MAX_PLAYERS];
-    unsigned winners;  /* bit per seat */
-    unsigned forfeits; /* bit per seat */
+    unsigned winners;       /* bit per seat */
+    unsigned forfeits;      /* bit per seat */
+    int32_t forfeit_margin; /* ar_forfeit_margin of the game's rules (0 if none forfeited) */
     const ar_seat_verdict *verdicts;
     int nverdicts;
     long long actions;

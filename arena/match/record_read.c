@@ -204,7 +204,18 @@ static int result(ar_record_reader *rd, const ar_record_visitor *v, json_t *j)
         }
         for (int s = 0; s < rd->players; s++)
             so_far[s] = rd->g.score[s] + rd->g.concealed[s];
-        ar_forfeit_result(rd->players, so_far, forfeits, rd->final_total, rd->placement, &winners);
+        /* the margin the arena used (absent: an arena before 0.3, margin 0); any other
+         * value than the rules' own would be a forged result */
+        json_t *mj = json_object_get(j, "forfeit_margin");
+        int32_t margin = 0;
+        if (mj) {
+            margin = ar_forfeit_margin(&rd->rules);
+            if (!json_is_integer(mj) || json_integer_value(mj) != margin)
+                return ar_record_fail(rd, "forfeit_margin: expected %ld for these rules",
+                                      (long)margin);
+        }
+        ar_forfeit_result(rd->players, so_far, forfeits, margin, rd->final_total, rd->placement,
+                          &winners);
     }
     if (!ints_equal(json_object_get(j, "final_total"), rd->final_total, rd->players))
         return ar_record_fail(rd, "final totals differ from the engine's");

@@ -1020,7 +1020,15 @@ static int describe(const prep *p, const double *theta, ar_rank_result *r)
                 double y = p->y[p->obs_off[g] + s];
                 ar_rank_entry *en = &r->entry[e];
                 en->games++;
-                en->wins += x->placement[s] == 1;
+                if (x->placement[s] == 1 && !x->forfeited) {
+                    int firsts = 0;
+                    for (int t = 0; t < x->k; t++)
+                        firsts += x->placement[t] == 1;
+                    if (firsts == 1)
+                        en->wins++;
+                    else
+                        en->draws++;
+                }
                 if (last_set[e] != c) {
                     last_set[e] = c;
                     en->sets++;

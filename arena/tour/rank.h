@@ -17,12 +17,13 @@ enum { AR_RANK_MAX_SEATS = 8, AR_RANK_MAX_ENTRANTS = 2048 };
 
 /* One finished game. Entrants are 0..n-1. */
 typedef struct ar_rank_game {
-    long long set;                            /* duplicate set id; games of a set share it */
-    int k;                                    /* seats, 2..AR_RANK_MAX_SEATS */
-    int entrant[AR_RANK_MAX_SEATS];           /* entrant per seat (all different) */
-    double score[AR_RANK_MAX_SEATS];          /* final total per seat, points */
-    uint8_t placement[AR_RANK_MAX_SEATS];     /* 1 = best; tied seats share the better place */
-    int nhands;                               /* hands in `hand` (0: no hand-level data) */
+    long long set;                        /* duplicate set id; games of a set share it */
+    int k;                                /* seats, 2..AR_RANK_MAX_SEATS */
+    int entrant[AR_RANK_MAX_SEATS];       /* entrant per seat (all different) */
+    double score[AR_RANK_MAX_SEATS];      /* final total per seat, points */
+    uint8_t placement[AR_RANK_MAX_SEATS]; /* 1 = best; tied seats share the better place */
+    int nhands;                           /* hands in `hand` (0: no hand-level data) */
+    int forfeited; /* 1: the game did not reach its end (a forfeit): nobody wins or draws it */
     const int32_t (*hand)[AR_RANK_MAX_SEATS]; /* [nhands][seat]: each hand's score, points;
                                                  only read during ar_rank_fit */
 } ar_rank_game;
@@ -49,7 +50,8 @@ typedef struct ar_rank_opts {
 /* One entrant's standing. Intervals are 95% percentile intervals of the bootstrap. */
 typedef struct ar_rank_entry {
     long long games, sets;
-    long long wins;    /* games placed first (shared firsts count) */
+    long long wins;    /* completed games placed first alone */
+    long long draws;   /* completed games sharing first place */
     double mean_place; /* 1 = always first */
     double mean_rel;   /* raw mean of (own total - table mean) per game */
     /* duplicate score rating: least squares on per-game relative scores, points per game

@@ -834,9 +834,19 @@ static void resolve(resolver *r, ar_tour *t)
     get_seed(r, &k[K_SEED], &t->seed);
     if (k[K_OUT].value && !k[K_OUT].value[0])
         rerr(r, &k[K_OUT], 0, "out: empty (leave it out for results/<name>)");
-    if (k[K_OUT].value && k[K_OUT].value[0])
-        t->out = ar_xstrdup(k[K_OUT].value);
-    else {
+    if (k[K_OUT].value && k[K_OUT].value[0]) {
+        /* relative to the .tour file, as commands and files are; joined to the folder as the
+         * user typed it (not t->dir, which is absolute) so that messages stay short */
+        const char *v = k[K_OUT].value, *slash = t->path ? strrchr(t->path, '/') : NULL;
+        if (v[0] == '/' || !slash) {
+            t->out = ar_xstrdup(v);
+        } else {
+            int dl = (int)(slash - t->path); /* 0: a file in "/" */
+            size_t n = (size_t)dl + 1 + strlen(v) + 1;
+            t->out = ar_xmalloc(n);
+            snprintf(t->out, n, "%.*s/%s", dl, t->path, v);
+        }
+    } else {
         size_t n = strlen(t->name) + sizeof "results/";
         t->out = ar_xmalloc(n);
         snprintf(t->out, n, "results/%s", t->name);

@@ -64,7 +64,8 @@ typedef struct ar_tour {
     int hands; /* > 0: a fixed number of hands per game (`hands = N`); 0: to the target */
     long long max_tables;
     uint64_t seed;
-    char *out;     /* output folder; relative to the current directory */
+    char *out;     /* output folder: `out =` relative to the .tour file's folder (as typed:
+                      "tournaments/demo-out"); without it results/<name> in the current one */
     int jobs;      /* 0: number of online CPUs */
     int bootstrap; /* replicates */
     ar_clocks clocks;

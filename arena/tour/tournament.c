@@ -330,6 +330,7 @@ typedef struct tgame {
     int verdicts[AR_SCHED_MAX_SEATS][NVERDICTS]; /* per seat */
     int other_verdicts[AR_SCHED_MAX_SEATS];
     int forfeit[AR_SCHED_MAX_SEATS];
+    int completed;                           /* reached its end under the rules */
     int nhands;                              /* finished hands with scores in `hand` */
     int32_t (*hand)[AR_RANK_MAX_SEATS];      /* [nhands][seat]: hand scores (rho per hand) */
     long long decisions[AR_SCHED_MAX_SEATS]; /* answered by the seat's bot */
@@ -354,6 +355,7 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
     const json_t *ff = json_object_get(j, "forfeits");
     g->index = json_integer_value(json_object_get(j, "game"));
     g->set = json_integer_value(json_object_get(j, "set"));
+    g->completed = json_is_true(json_object_get(j, "completed"));
     g->rotation = (int)json_integer_value(json_object_get(j, "rotation"));
     g->k = k;
     if (g->index != index || g->set < 0 || g->set >= s->nsets || g->rotation < 0 ||
@@ -687,6 +689,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             rg[i].score[q] = g[i].total[q];
             rg[i].placement[q] = g[i].place[q];
         }
+        rg[i].forfeited = !g[i].completed;
         rg[i].nhands = g[i].nhands;
         rg[i].hand = (const int32_t(*)[AR_RANK_MAX_SEATS])g[i].hand;
     }
@@ -794,6 +797,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         json_object_set_new(j, "games", json_integer(en->games));
         json_object_set_new(j, "sets", json_integer(en->sets));
         json_object_set_new(j, "wins", json_integer(en->wins));
+        json_object_set_new(j, "draws", json_integer(en->draws));
         json_object_set_new(j, "mean_place", jnum(en->mean_place, 4));
         json_object_set_new(j, "mean_relative", jnum(en->mean_rel, 3));
         json_t *v = json_object();
@@ -870,7 +874,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     char *csv = ar_xmalloc(cap);
     len += (size_t)snprintf(csv + len, cap - len,
                             "rank,entrant,name,score,score_lo,score_hi,elo,elo_lo,elo_hi,rank_lo,"
-                            "rank_hi,p_beats_next,games,sets,wins,mean_place");
+                            "rank_hi,p_beats_next,games,sets,wins,draws,mean_place");
     for (int q = 0; q < NVERDICTS; q++)
         len += (size_t)snprintf(csv + len, cap - len, ",%s", VERDICTS[q]);
     len += (size_t)snprintf(csv + len, cap - len, "\n");
@@ -897,9 +901,9 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         csv_num(f[6], en->p_next, 4);
         csv_num(f[7], en->mean_place, 4);
         len += (size_t)snprintf(csv + len, cap - len,
-                                "%d,%d,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%lld,%lld,%lld,%s", en->rank,
-                                i, name, f[0], f[1], f[2], f[3], f[4], f[5], en->rank_lo,
-                                en->rank_hi, f[6], en->games, en->sets, en->wins, f[7]);
+                                "%d,%d,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s",
+                                en->rank, i, name, f[0], f[1], f[2], f[3], f[4], f[5], en->rank_lo,
+                                en->rank_hi, f[6], en->games, en->sets, en->wins, en->draws, f[7]);
         for (int q = 0; q < NVERDICTS; q++)
             len += (size_t)snprintf(csv + len, cap - len, ",%lld", vc[i][q]);
         len += (size_t)snprintf(csv + len, cap - len, "\n");
@@ -1302,6 +1306,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
     json_object_set_new(j, "placements", pl);
     json_object_set_new(j, "winners", win);
     json_object_set_new(j, "forfeits", ff);
+    if (!o->completed) /* docs/rules.md "Forfeits": the margin behind the forfeit totals */
+        json_object_set_new(j, "forfeit_margin", json_integer(o->forfeit_margin));
     json_object_set_new(j, "hands", json_integer(o->nhands));
     json_t *hs = json_array();
     for (int h = 0; h < o->nhands; h++) {

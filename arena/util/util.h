@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* The arena's version, written to results.json and every game record. */
-#define AR_VERSION "0.2.0"
+#define AR_VERSION "0.3.0"
 
 /* Exit statuses of every subcommand, and of the tournament driver that returns them. */
 enum {

@@ -168,6 +168,15 @@ check "arena help exits 0" test $? -eq 0
 for c in selfplay script match replay check-bot tournament merge sandbox; do
     check "help lists $c in one line" grep -Eq "^  $c +[a-z]" "$TMP/help.txt"
 done
+# docs/cli.md counts the subcommands in words and lists each in its table
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+ncmd=$(sed -n '/^commands:/,/^[^ ]/p' "$TMP/help.txt" | grep -cE '^  [a-z-]+ ')
+words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen)
+check "docs/cli.md says there are ${words[$ncmd]} subcommands, as help lists" \
+    grep -q "It has ${words[$ncmd]} subcommands" "$SRC/docs/cli.md"
+for c in $(sed -n '/^commands:/,/^[^ ]/p' "$TMP/help.txt" | awk '/^  [a-z-]+ /{print $1}'); do
+    check "docs/cli.md's table has arena $c" grep -q "^| \`arena $c\` |" "$SRC/docs/cli.md"
+done
 check "help is a short overview ($(wc -l <"$TMP/help.txt") lines), saying where to read more" \
     bash -c "[ \$(wc -l <'$TMP/help.txt') -le 20 ] && grep -q 'docs/cli.md' '$TMP/help.txt' && grep -q 'arena help COMMAND' '$TMP/help.txt'"
 "$ARENA" 2>"$TMP/alone.txt"

@@ -32,7 +32,7 @@ for preset in laws parlett arlington german gin; do
     check "$preset: placements, wins and totals add up" \
         py "$out" "all(sum(b['placements']) == b['appearances'] for b in r['bots'])" \
         "sum(b['appearances'] for b in r['bots']) == $games * $players" \
-        "all(b['wins'] == b['placements'][0] for b in r['bots'])" \
+        "all(b['wins'] + b['draws'] == b['placements'][0] for b in r['bots'])" \
         "all(b['total_final'] == sum(x['final_total'][i] for x in g for i in range($players) if x['seating'][i] == b['index']) for b in r['bots'])" \
         "all(len(x['hand_scores'][0]) == $players for x in g)"
     check "$preset: score difference vs the field has a t-interval over the deals" \

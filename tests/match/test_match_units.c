@@ -122,10 +122,10 @@ static void test_forfeit_result(void **state)
     uint8_t place[OKR_MAX_PLAYERS];
     unsigned winners;
 
-    /* seat 0 forfeits while leading: capped to the lowest other total, placed last */
+    /* seat 0 forfeits while leading: below the lowest other total by the margin, placed last */
     const int32_t a[] = {555, 360, 395};
-    ar_forfeit_result(3, a, 1u << 0, fin, place, &winners);
-    assert_int_equal(fin[0], 360);
+    ar_forfeit_result(3, a, 1u << 0, 2400, fin, place, &winners);
+    assert_int_equal(fin[0], 360 - 2400);
     assert_int_equal(fin[1], 360);
     assert_int_equal(fin[2], 395);
     assert_int_equal(place[0], 3);
@@ -133,19 +133,27 @@ static void test_forfeit_result(void **state)
     assert_int_equal(place[2], 1);
     assert_int_equal(winners, 1u << 2);
 
-    /* a trailing forfeiter keeps its own (lower) total; others tie for 1st */
+    /* a trailing forfeiter loses the margin from its own (lower) total; others tie for 1st */
     const int32_t b[] = {100, 100, -50, 40};
-    ar_forfeit_result(4, b, 1u << 2, fin, place, &winners);
-    assert_int_equal(fin[2], -50);
+    ar_forfeit_result(4, b, 1u << 2, 2400, fin, place, &winners);
+    assert_int_equal(fin[2], -50 - 2400);
     assert_int_equal(place[0], 1);
     assert_int_equal(place[1], 1);
     assert_int_equal(place[3], 3);
     assert_int_equal(place[2], 4);
     assert_int_equal(winners, (1u << 0) | (1u << 1));
 
-    /* a game not played: everyone at 0; two forfeiters share the last places' best */
+    /* margin 0 is the rule of older arenas: capped at the lowest other total */
+    ar_forfeit_result(3, a, 1u << 0, 0, fin, place, &winners);
+    assert_int_equal(fin[0], 360);
+
+    /* a game not played: the others keep 0 and share 1st; two forfeiters share the last
+     * places' best, both a margin below */
     const int32_t z[] = {0, 0, 0, 0};
-    ar_forfeit_result(4, z, (1u << 1) | (1u << 3), fin, place, &winners);
+    ar_forfeit_result(4, z, (1u << 1) | (1u << 3), 200, fin, place, &winners);
+    assert_int_equal(fin[0], 0);
+    assert_int_equal(fin[1], -200);
+    assert_int_equal(fin[3], -200);
     assert_int_equal(place[0], 1);
     assert_int_equal(place[2], 1);
     assert_int_equal(place[1], 3);
@@ -153,10 +161,32 @@ static void test_forfeit_result(void **state)
     assert_int_equal(winners, (1u << 0) | (1u << 2));
 
     /* everybody forfeits: nobody wins */
-    ar_forfeit_result(2, z, 3u, fin, place, &winners);
+    ar_forfeit_result(2, z, 3u, 200, fin, place, &winners);
     assert_int_equal(place[0], 1);
     assert_int_equal(place[1], 1);
     assert_int_equal(winners, 0);
+}
+
+/* The margin is twice what a game can be won by (docs/rules.md "Forfeits"). */
+static void test_forfeit_margin(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *preset;
+        int32_t margin;
+    } want[] = {
+        {"laws", 2400}, {"parlett", 2400}, {"arlington", 2000}, {"german", 2200}, {"gin", 200}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        okr_rules r;
+        okr_refusal why;
+        assert_int_equal(okr_rules_preset(&r, want[i].preset, &why), 0);
+        assert_int_equal(ar_forfeit_margin(&r), want[i].margin);
+        /* a fixed number of hands (--hands 5): no target, the hands' reach */
+        r.target = 0;
+        r.winner_bonus = 0;
+        r.max_hands = 5;
+        assert_int_equal(ar_forfeit_margin(&r), r.family == OKR_FAMILY_GIN ? 1000 : 5000);
+    }
 }
 
 static void test_verdict_names(void **state)
@@ -212,7 +242,7 @@ int main(void)
         cmocka_unit_test(test_seating_rotation), cmocka_unit_test(test_deals_and_ids),
         cmocka_unit_test(test_note_clean),       cmocka_unit_test(test_t_quantiles),
         cmocka_unit_test(test_mean_ci),          cmocka_unit_test(test_forfeit_result),
-        cmocka_unit_test(test_verdict_names),
+        cmocka_unit_test(test_forfeit_margin),   cmocka_unit_test(test_verdict_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

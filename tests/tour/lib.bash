@@ -16,7 +16,7 @@ cleanup() {
     # this test's arenas and workers only (their bots die with them: PR_SET_PDEATHSIG)
     local p
     for p in $(pgrep -f -- "$TMP" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-    rm -rf "$TMP"
+    [ -n "${KEEP:-}" ] || rm -rf "$TMP"
 }
 trap cleanup EXIT
 

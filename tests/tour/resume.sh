@@ -71,7 +71,7 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "SIGINT: exit 1" test "$rc" -eq 1
-check "SIGINT: says how to resume" grep -q -- "resume with: arena tournament $T --out $TMP/i --resume" "$TMP/i.err"
+check "SIGINT: says how to resume, naming the program as it was run" grep -qF -- "resume with: $ARENA tournament $T --out $TMP/i --resume" "$TMP/i.err"
 check "SIGINT: journal kept" test -s "$TMP/i/journal.jsonl"
 sleep 0.5
 check "SIGINT: no process left" noproc "$TMP/i"

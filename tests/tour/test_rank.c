@@ -366,8 +366,10 @@ static void test_pl_two_player_exact(void **state)
         g[i] = i < 20 ? two(i, 0, 1, 1, 2) : i < 30 ? two(i, 1, 0, 1, 2) : two(i, 0, 1, 1, 1);
     fit_ok(g, 40, 2, &o, &r);
     assert_true(fabs((r.entry[0].elo - r.entry[1].elo) - ELO_UNIT * log(25.0 / 15.0)) < 1e-3);
-    assert_int_equal(r.entry[0].wins, 30); /* shared firsts count */
-    assert_int_equal(r.entry[1].wins, 20);
+    assert_int_equal(r.entry[0].wins, 20); /* a shared first is a draw, not a win */
+    assert_int_equal(r.entry[0].draws, 10);
+    assert_int_equal(r.entry[1].wins, 10);
+    assert_int_equal(r.entry[1].draws, 10);
     assert_true(fabs(r.pair[0 * 2 + 1].ahead - 25.0 / 40.0) < 1e-12);
     assert_true(fabs(r.pair[1 * 2 + 0].ahead - 15.0 / 40.0) < 1e-12);
     double gap_weak_prior = r.entry[0].elo - r.entry[1].elo;
@@ -402,7 +404,8 @@ static void test_all_ties(void **state)
     for (int i = 0; i < 4; i++) {
         assert_true(fabs(r.entry[i].elo) < 1e-6);
         assert_true(fabs(r.entry[i].score) < 1e-9);
-        assert_int_equal(r.entry[i].wins, r.entry[i].games);
+        assert_int_equal(r.entry[i].wins, 0);
+        assert_int_equal(r.entry[i].draws, r.entry[i].games);
         assert_true(r.entry[i].mean_place == 1.0);
     }
     assert_true(r.pair[0 * 4 + 1].ahead == 0.5);

@@ -25,6 +25,19 @@ for f in "$TMP"/repo/tournaments/*.tour; do
 done
 check "tournaments/ ships .tour files" test "$n" -ge 5
 
+# out = is relative to the .tour file, as commands are, whatever the current folder; --out
+# and the default (results/NAME) are relative to the current folder
+mkdir -p "$TMP/o/sub" "$TMP/cwd"
+printf '[tournament]\nname = o\nrules = gin\nseats = 2\nout = here-out\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @greedy\n' > "$TMP/o/sub/o.tour"
+(cd "$TMP/cwd" && "$ARENA" tournament ../o/sub/o.tour --quiet > /dev/null 2>&1)
+check "out = is taken against the .tour file's folder" test -s "$TMP/o/sub/here-out/results.json"
+check "... not against the current folder" test ! -e "$TMP/cwd/here-out"
+(cd "$TMP/cwd" && "$ARENA" tournament ../o/sub/o.tour --out mine --quiet > /dev/null 2>&1)
+check "--out is taken against the current folder" test -s "$TMP/cwd/mine/results.json"
+sed -i '/^out = /d' "$TMP/o/sub/o.tour"
+(cd "$TMP/cwd" && "$ARENA" tournament ../o/sub/o.tour --quiet > /dev/null 2>&1)
+check "without out =, results/NAME in the current folder" test -s "$TMP/cwd/results/o/results.json"
+
 printf '[tournament]\nrules = gin\nseats = 2\nbogus_key = 3\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @random\n' > "$TMP/bad.tour"
 "$ARENA" tournament "$TMP/bad.tour" --plan 2> "$TMP/bad.err"
 check "a malformed file: exit 2" test $? -eq 2
