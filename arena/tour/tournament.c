@@ -1010,7 +1010,9 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         }
         /* rho means something only with score spread over several sets; never print nan */
         if (isfinite(rr.rho) && counted > 1) {
-            printf("duplicate efficiency rho %.2f per game, %.2f per hand", rr.rho, rr.rho_hand);
+            printf("duplicate efficiency rho %.2f per game", rr.rho);
+            if (isfinite(rr.rho_hand)) /* NaN when no game finished a hand */
+                printf(", %.2f per hand", rr.rho_hand);
             if (isfinite(rr.effective_games))
                 printf(": these %lld games are worth %.0f independent ones", ngames,
                        rr.effective_games);

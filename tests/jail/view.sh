@@ -58,7 +58,8 @@ cp "$SPY_C" "$L/t/spy"
 tour "$L/t/class.tour" "[entrant py]\ncommand = python3 spy.py --probe=$L/t/class.tour\n" \
     "[entrant c]\ncommand = ./spy --probe=$L/t/class.tour\n"
 (cd "$L/run" && "$ARENA" tournament ../t/class.tour >"$L/out.txt" 2>"$L/err.txt")
-R=$L/run/results
+R=$L/t/results # out = results: relative to the .tour file, beside the bots
+check "beside the .tour: out = is taken against the .tour's folder" test -s "$R/results.json"
 check "beside the .tour: 'python3 spy.py' and './spy' are found from another folder" \
     eval 'spied "$R" py && spied "$R" c'
 check "beside the .tour: neither bot sees or reads the .tour file" \
@@ -66,8 +67,8 @@ check "beside the .tour: neither bot sees or reads the .tour file" \
 check "beside the .tour: each sees its own file" eval 'reads "$R" py "$L/t/spy.py" && reads "$R" c "$L/t/spy"'
 check "beside the .tour: bots run in the .tour's folder" \
     eval 'logs "$R" py | grep -qx "spy CWD $L/t" && logs "$R" c | grep -qx "spy CWD $L/t"'
-check "beside the .tour: the output folder and the arena's folder are not shown" \
-    eval 'blind "$R" py "$L/run" && blind "$R" c "$L/run"'
+check "beside the .tour: the output folder (beside them) and the arena's folder are not shown" \
+    eval 'blind "$R" py "$L/run" && blind "$R" c "$L/run" && blind "$R" py "$R" && blind "$R" c "$R"'
 
 # ---- 2. two entrants in one folder ------------------------------------------------------
 L=$TMP/l2 && mkdir -p "$L"
@@ -214,7 +215,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     tour "$L/t/class.tour" "[entrant a]\ncommand = python3 a.py\n[entrant c]\ncommand = ./c\n"
     chmod -R a+rX "$L" && chown 65534 "$L/run"
     if "${NB[@]}" "$ARENA" sandbox 2>/dev/null | grep -Eq '^mode +rootless'; then
-        (cd "$L/run" && HOME=/nonexistent "${NB[@]}" "$ARENA" tournament ../t/class.tour >/dev/null 2>&1)
+        # --out: relative to the current folder (nobody may write only there)
+        (cd "$L/run" && HOME=/nonexistent "${NB[@]}" "$ARENA" tournament ../t/class.tour --out results >/dev/null 2>&1)
         R=$L/run/results
         check "nobody (rootless): two entrants beside the .tour see neither the .tour nor each other" \
             eval 'reads "$R" a "$L/t/a.py" && blind "$R" a "$L/t/c" && blind "$R" a "$L/t/class.tour" &&
