@@ -52,10 +52,34 @@ check "python bot: the RE detail ends with its stderr" \
     grep -q "verdict      FAIL: RE: exited with status 1 before Ready; stderr ends: \"loading | no model file: weights.bin\"" "$TMP/py.txt"
 check "--stderr: the bot's stderr as it runs" grep -q "^no model file: weights.bin" "$TMP/py.err"
 
+# A print that reaches the channel before the SDK is loaded (flushed at once, as with flush=True
+# or PYTHONUNBUFFERED): PE, and the hint says what to do in that language; other programs keep
+# the general hint (the C helper's stray print below).
+cat >"$TMP/early.py" <<'PY'
+print("loading my bot", flush=True)
+import okbot
+okbot.run(lambda view, legal, ctx: 0, name="early")
+PY
+"$ARENA" check-bot --bot "python3 $TMP/early.py" >"$TMP/early-py.txt" 2>&1
+check "python print before import okbot: PE, the hint says to import okbot first" \
+    grep -q "verdict      FAIL: PE: sent bytes that are not a FromBot frame: 6c 6f 61 64 .*; stdout is the protocol channel: import okbot before anything prints (it sends print() to stderr), or print to sys.stderr$" "$TMP/early-py.txt"
+if command -v node >/dev/null; then
+    cat >"$TMP/early.js" <<'JS'
+console.log('loading my bot');
+const okbot = require('okbot');
+okbot.run(() => 0, { name: 'early' });
+JS
+    "$ARENA" check-bot --bot "node $TMP/early.js" >"$TMP/early-js.txt" 2>&1
+    check "javascript console.log before require('okbot'): PE, the hint says to require it first" \
+        grep -q "; stdout is the protocol channel: require('okbot') before anything writes (it sends console.log to stderr), or write to stderr$" "$TMP/early-js.txt"
+fi
+
 # --trace: every frame each way, as text
 "$ARENA" check-bot --bot "$(helper print --after 3)" --trace >"$TMP/tr.txt" 2>"$TMP/tr.err"
 check "stray print: not compliant, PE with the bytes" \
     grep -q "verdict      FAIL: PE: sent bytes that are not a FromBot frame: 64 65 62 75 67" "$TMP/tr.txt"
+check "stray print from a C program: the general hint" \
+    grep -q "; stdout is the protocol channel: write debug output to stderr$" "$TMP/tr.txt"
 check "--trace: the handshake each way" bash -c "grep -Eq '^ *[0-9]+\.[0-9]{3} >okrh_print\(0\): hello \{ major: 1 ' '$TMP/tr.err' && grep -Eq '<okrh_print\(0\): identify \{ major: 1 name: \"$TAG\"' '$TMP/tr.err' && grep -q '<okrh_print(0): ready { }' '$TMP/tr.err'"
 check "--trace: decisions and choices" \
     bash -c "[ \$(grep -c '<okrh_print(0): choice { id: ' '$TMP/tr.err') -eq 3 ] && grep -q '>okrh_print(0): decision { id: ' '$TMP/tr.err'"
