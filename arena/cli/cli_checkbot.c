@@ -355,8 +355,7 @@ int ar_checkbot_main(int argc, char **argv)
         ok = 0;
     }
     if (!print_seats(&seats, players) && nverdicts == 0 && mrc == 0) {
-        printf("  seats        FAIL: a bot must play every seat (an action's seat is its own, "
-               "RULES 2.2)\n");
+        printf("  seats        FAIL: the check ended before the bot played every seat\n");
         ok = 0;
     }
     if (nlat > 0) {
