@@ -6,27 +6,34 @@
  *   okrh_<mode> [--mode M] [--after N] [--seed S] [--sleep-ms MS] [--name NAME]
  *
  * Modes: good (a uniformly random legal index), full (answers with the full action instead
- * of an index), seatless (full, but the action's seat left at the protobuf default 0, as a
- * bot that builds { type: PASS } without an SDK sends it: right at seat 0 only), slow (good, but
- * sleeps --sleep-ms before each answer), and, once it has answered N decisions (--after, default 2)
- * in its life: crash     abort(): SIGABRT                  exit      exit(3) hang      stops
- * answering, sleeps forever   garbage   a frame that is not protobuf oversized a frame header of 1
- * MiB           wrongid   a Choice with another decision id illegal   a full action the rules
- * refuse     badindex  an index past the legal list closeout  closes stdout, keeps running flood
- * writes junk frames as fast as it can print     prints "debug: thinking\n" on stdout (a stray
- * print()), then answers and at the start: noread    sends Identify + Ready without reading its
- * input, then never reads badmajor  Identify with protocol major 2    noready   Identify, then
- * never Ready slowstart sleeps --sleep-ms before Identify printhello prints "starting up\n" on
- * stdout before its Identify and otherwise good: crashhand abort()s when a hand ends (HandEnd),
- * between two decisions idlecrash dies of SIGALRM 100 ms after its N-th answer, while another seat
- * thinks chatty    writes 64 KiB to stderr per decision   nobye   ignores Bye and EOF notes     a
- * note on every Choice (protocol 1.1), hostile: markup that would close the page's script, a
- * newline, 400 bytes of two-byte characters and a byte that is not UTF-8; on every 3rd decision a
- * note that is invalid after 3 bytes fork      leaves a sleeping child in its process group daemon
- * leaves a sleeping child in a new session (escapes the group) and, for the live protocol's fuzzing
- * (tests/match/protofuzz.sh): protofuzz one fault chosen by --seed: messages out of order,
- * repeated, empty, oversized, with a wrong id or index, during the handshake or at its K-th
- * decision, or after Bye, each frame maybe written a byte at a time with pauses of 0-2 ms;
+ * of an index), seatless (full, but with the action's seat left at 0, the protobuf default,
+ * as a bot that builds { type: PASS } without an SDK sends it: right at seat 0 only), slow
+ * (good, but sleeps --sleep-ms before each answer), and, once it has
+ * answered N decisions (--after, default 2) in its life:
+ *   crash     abort(): SIGABRT                  exit      exit(3)
+ *   hang      stops answering, sleeps forever   garbage   a frame that is not protobuf
+ *   oversized a frame header of 1 MiB           wrongid   a Choice with another decision id
+ *   illegal   a full action the rules refuse     badindex  an index past the legal list
+ *   closeout  closes stdout, keeps running      flood     writes junk frames as fast as it can
+ *   print     prints "debug: thinking\n" on stdout (a stray print()), then answers
+ * and at the start:
+ *   noread    sends Identify + Ready without reading its input, then never reads
+ *   badmajor  Identify with protocol major 2    noready   Identify, then never Ready
+ *   slowstart sleeps --sleep-ms before Identify
+ *   printhello prints "starting up\n" on stdout before its Identify
+ * and otherwise good:
+ *   crashhand abort()s when a hand ends (HandEnd), between two decisions
+ *   idlecrash dies of SIGALRM 100 ms after its N-th answer, while another seat thinks
+ *   chatty    writes 64 KiB to stderr per decision   nobye   ignores Bye and EOF
+ *   notes     a note on every Choice (protocol 1.1), hostile: markup that would close the
+ *             page's script, a newline, 400 bytes of two-byte characters and a byte that is
+ *             not UTF-8; on every 3rd decision a note that is invalid after 3 bytes
+ *   fork      leaves a sleeping child in its process group
+ *   daemon    leaves a sleeping child in a new session (escapes the group)
+ * and, for the live protocol's fuzzing (tests/match/protofuzz.sh):
+ *   protofuzz one fault chosen by --seed: messages out of order, repeated, empty, oversized,
+ *             with a wrong id or index, during the handshake or at its K-th decision, or
+ *             after Bye, each frame maybe written a byte at a time with pauses of 0-2 ms;
  *             `--plan` prints "FAULT VERDICT" (the verdict docs/protocol.md promises, "-"
  *             for none) and exits.
  */
