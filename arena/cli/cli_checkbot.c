@@ -1,6 +1,8 @@
 /* cli_checkbot.c - `arena check-bot`: a compliance check for one bot program, like fastchess
- * --compliance. The bot plays seat after seat against built-in random opponents until it has
- * answered K decisions; any verdict makes it fail. Uses the match driver as is. */
+ * --compliance. The bot plays seat after seat against built-in random opponents, one game per
+ * seat rotation so that it sits at every seat of the table (a bot can be right at seat 0 only:
+ * an action built with the protobuf default seat 0), and on until it has answered K decisions;
+ * any verdict makes it fail. Uses the match driver (min_games, stop_after, on_game). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -24,11 +26,12 @@ void ar_checkbot_usage(FILE *out)
         "                       [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
         "                       [--stderr] [--trace]\n"
         "  Check that a bot speaks the protocol: spawn it, run the handshake, and play\n"
-        "  whole games (seat rotating, the other seats built-in random players) until it\n"
-        "  has answered K decisions and seen the GameEnd of the game it was in. Reports the\n"
-        "  program as the jail runs it, the handshake, protocol version, name and version,\n"
-        "  every reply's validity, games played to their end, startup time and latency\n"
-        "  p50/p95/max.\n"
+        "  whole games (the other seats built-in random players), one per seat rotation so\n"
+        "  that it sits at every seat of the table, and on until it has answered K\n"
+        "  decisions and seen the GameEnd of the game it was in. Reports the program as the\n"
+        "  jail runs it, the handshake, protocol version, name and version, the seats it\n"
+        "  played, every reply's validity, games played to their end, startup time and\n"
+        "  latency p50/p95/max.\n"
         "  --bot CMD        the program (split on white space, found through PATH)\n"
         "  --files PATH     a folder or file of the bot's own, shown to it (repeatable)\n"
         "  --rules R        preset (default laws); --players N (default 3; 2 for gin)\n"
@@ -110,6 +113,57 @@ static void print_view(const ar_bot *b)
     for (int i = 0; b->jail.binds && b->jail.binds[i]; i++, head = "               ")
         printf("%s%s\n", head, b->jail.binds[i]);
     printf("%sthe system folders (/usr, /lib, /bin...), nothing else; more: --files DIR\n", head);
+}
+
+/* What the bot (slot 0) did at each seat, from the match's on_game. */
+typedef struct seat_log {
+    int games[OKR_MAX_PLAYERS];           /* games played at the seat */
+    long long decisions[OKR_MAX_PLAYERS]; /* Decisions answered there */
+    int order[OKR_MAX_PLAYERS];           /* seats in the order first played */
+    int norder;
+    int verdict_seat; /* the seat of the bot's first verdict, -1 none */
+    char verdict_game[64];
+} seat_log;
+
+static void on_game(const ar_game_outcome *o, void *ud)
+{
+    seat_log *sl = ud;
+    for (int s = 0; s < o->players && s < OKR_MAX_PLAYERS; s++) {
+        if (o->slot[s] != 0)
+            continue;
+        if (sl->games[s]++ == 0 && sl->norder < OKR_MAX_PLAYERS)
+            sl->order[sl->norder++] = s;
+        sl->decisions[s] += o->decisions[s];
+        for (int v = 0; v < o->nverdicts && sl->verdict_seat < 0; v++)
+            if (o->verdicts[v].seat == s) {
+                sl->verdict_seat = s;
+                snprintf(sl->verdict_game, sizeof sl->verdict_game, "%s", o->game_id);
+            }
+    }
+}
+
+/* The "seats" line: which seats the bot played, in the order played, with its decisions at
+ * each. Returns 1 if it played every seat. */
+static int print_seats(const seat_log *sl, int players)
+{
+    int all = sl->norder == players;
+    if (all)
+        printf("  seats        every seat of %d played:", players);
+    else
+        printf("  seats        played");
+    for (int i = 0; i < sl->norder; i++)
+        printf("%s seat %d (%lld%s)", i ? "," : "", sl->order[i], sl->decisions[sl->order[i]],
+               i ? "" : " decisions");
+    if (sl->norder == 0)
+        printf(" no seat");
+    if (!all) {
+        printf("; not");
+        for (int s = 0, k = 0; s < players; s++)
+            if (!sl->games[s])
+                printf("%s seat %d", k++ ? "," : "", s);
+    }
+    printf("\n");
+    return all;
 }
 
 int ar_checkbot_main(int argc, char **argv)
@@ -199,6 +253,9 @@ int ar_checkbot_main(int argc, char **argv)
     int slot_bot[OKR_MAX_PLAYERS] = {0};
     for (int k = 1; k < players; k++)
         slot_bot[k] = 1;
+    seat_log seats;
+    memset(&seats, 0, sizeof seats);
+    seats.verdict_seat = -1;
     ar_match_config cfg = {
         .rules = rules,
         .players = players,
@@ -223,6 +280,9 @@ int ar_checkbot_main(int argc, char **argv)
         .bye_ms = 1000,
         .eof_ms = 500,
         .stop_after = decisions,
+        .min_games = players, /* games 0..players-1 are deal 0's rotations: every seat */
+        .on_game = on_game,
+        .ud = &seats,
         .stdout_cap = (uint64_t)sb.stdout_cap,
         .sandbox = sandbox,
     };
@@ -253,7 +313,8 @@ int ar_checkbot_main(int argc, char **argv)
            sandbox.mode != 0 ? ", profile " : "",
            sandbox.mode != 0 ? ar_match_profile(&bots.e[0]) : "");
     print_view(b);
-    printf("  rules        %s, %d players (seat rotating, other seats @random), seed %llu\n",
+    printf("  rules        %s, %d players (one game per seat rotation, other seats @random), "
+           "seed %llu\n",
            rules.preset, players, (unsigned long long)seed);
     int identified = b && (b->major || b->bot_name[0] || b->bot_version[0]);
     if (!identified) {
@@ -279,8 +340,10 @@ int ar_checkbot_main(int argc, char **argv)
         printf("  ready        FAIL: no Ready\n");
         ok = 0;
     }
-    printf("  decisions    %lld answered (%lld asked for, then to the end of that game)%s\n", nlat,
-           decisions, nverdicts == 0 && nlat >= decisions ? ", every reply valid and legal" : "");
+    printf(
+        "  decisions    %lld answered (%lld asked for, a game at every seat, each to its end)%s\n",
+        nlat, decisions,
+        nverdicts == 0 && nlat >= decisions ? ", every reply valid and legal" : "");
     const ar_match_totals *tot = ar_match_totals_of(m);
     printf("  games        %lld played to their end (GameEnd sent)\n", tot->games_completed);
     if (nverdicts == 0 && nlat >= decisions && tot->games_completed == 0) {
@@ -289,6 +352,10 @@ int ar_checkbot_main(int argc, char **argv)
     }
     if (nlat < decisions && nverdicts == 0) {
         printf("  decisions    FAIL: stopped early\n");
+        ok = 0;
+    }
+    if (!print_seats(&seats, players) && nverdicts == 0 && mrc == 0) {
+        printf("  seats        FAIL: the check ended before the bot played every seat\n");
         ok = 0;
     }
     if (nlat > 0) {
@@ -304,6 +371,8 @@ int ar_checkbot_main(int argc, char **argv)
         printf("  verdict      FAIL: %s%s%s%s%s: %s\n", ar_verdict_name(first->kind),
                first->clock[0] ? " " : "", first->clock, first->rule[0] ? " RULES " : "",
                first->rule, first->detail);
+        if (seats.verdict_seat >= 0)
+            printf("               at seat %d, game %s\n", seats.verdict_seat, seats.verdict_game);
         ok = 0;
     }
     if (b && b->bye_exit == 1)

@@ -742,6 +742,36 @@ static void broken(ar_bot *b, const char *what)
     }
 }
 
+/* 1 if `name` (a path or a bare name) is a file whose name starts with one of the words, or
+ * ends with the suffix (a script run directly). */
+static int named(const char *name, const char *const *words, const char *suffix)
+{
+    if (!name)
+        return 0;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    for (int i = 0; words[i]; i++)
+        if (strncmp(base, words[i], strlen(words[i])) == 0)
+            return 1;
+    size_t n = strlen(base), k = strlen(suffix);
+    return n > k && strcmp(base + n - k, suffix) == 0;
+}
+
+/* The hint of a stray print, by the program (python3 bot.py, ./bot.py, node bot.js): the SDKs
+ * move print() and console.log off the channel when they are loaded, so in Python and
+ * JavaScript the usual cause is output before that import (or a bot without the SDK). */
+static const char *stray_hint(const ar_bot *b)
+{
+    static const char *const py[] = {"python", "pypy", NULL}, *const js[] = {"node", NULL};
+    if (named(b->path, py, ".py"))
+        return "stdout is the protocol channel: import okbot before anything prints (it sends "
+               "print() to stderr), or print to sys.stderr";
+    if (named(b->path, js, ".js"))
+        return "stdout is the protocol channel: require('okbot') before anything writes (it "
+               "sends console.log to stderr), or write to stderr";
+    return "stdout is the protocol channel: write debug output to stderr";
+}
+
 /* Bytes that cannot begin a FromBot frame: PE, with the bytes as the evidence (hex and as
  * text) and the usual cause, a print() to stdout. p[0..n) starts at the frame's first byte. */
 static void stray_output(ar_bot *b, const uint8_t *p, size_t n)
@@ -771,10 +801,9 @@ static void stray_output(ar_bot *b, const uint8_t *p, size_t n)
     text[t] = '\0';
     if (n > k)
         snprintf(hex + h, sizeof hex - h, " ...");
-    const char *hint = printable * 2 >= (int)k
-                           ? "stdout is the protocol channel: write debug output to stderr"
-                           : "stdout carries only length-prefixed FromBot frames "
-                             "(docs/protocol.md)";
+    const char *hint = printable * 2 >= (int)k ? stray_hint(b)
+                                               : "stdout carries only length-prefixed FromBot "
+                                                 "frames (docs/protocol.md)";
     ar_bot_fail(b, AR_V_PE, "", "", "sent bytes that are not a FromBot frame: %s \"%s\"; %s", hex,
                 text, hint);
 }

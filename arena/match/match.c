@@ -1545,6 +1545,13 @@ static void summarize(ar_match *m)
     }
 }
 
+/* Stop before the next game: slot 0 erred (check-bot), or enough was played (stop_after's
+ * Decisions, once min_games games were played; or max_games). */
+static int done(const ar_match *m, long long played)
+{
+    return m->stopping || (m->enough && played >= m->cfg.min_games);
+}
+
 int ar_match_run(ar_match *m)
 {
     const ar_match_config *c = &m->cfg;
@@ -1610,13 +1617,13 @@ int ar_match_run(ar_match *m)
         return rc;
 
     long long played = 0;
-    for (long long d = c->first_deal;
-         d < c->first_deal + c->deals && rc == 0 && !m->stopping && !m->enough; d++)
-        for (int r = 0; r < c->players && rc == 0 && !m->stopping && !m->enough; r++) {
+    for (long long d = c->first_deal; d < c->first_deal + c->deals && rc == 0 && !done(m, played);
+         d++)
+        for (int r = 0; r < c->players && rc == 0 && !done(m, played); r++) {
             rc = play_game(m, d, r);
             if (rc == 0)
                 check_dq(m);
-            if (c->max_games > 0 && ++played >= c->max_games)
+            if (++played >= c->max_games && c->max_games > 0)
                 m->enough = 1;
         }
 

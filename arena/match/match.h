@@ -103,6 +103,9 @@ typedef struct ar_match_config {
     uint32_t eof_ms;      /* wait for an exit status after EOF */
     long long stop_after; /* > 0: stop once slot 0 erred, or at the end of the game in which
                              it answered this many Decisions */
+    long long min_games;  /* with stop_after: play at least this many games before stopping
+                             for enough Decisions (check-bot: `players`, one per rotation, so
+                             slot 0 sits at every seat) */
     uint64_t stdout_cap;  /* OLE beyond this many stdout bytes per decision (0: none) */
     ar_sandbox_cfg sandbox;
     /* ---- tournaments (all zero for a plain match) ---- */

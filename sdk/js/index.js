@@ -94,12 +94,16 @@ function makeChoice(result, decision) {
   }
   if (result && typeof result === 'object') {
     let index = legal.indexOf(result);
-    if (index < 0) {
-      const bytes = Buffer.from(types.Action.encode(types.Action.fromObject(result)).finish());
-      index = legal.findIndex((a) => bytes.equals(types.Action.encode(a).finish()));
-    }
     if (index >= 0) return { id, index };
-    return { id, action: types.Action.fromObject(result) };
+    const bytes = Buffer.from(types.Action.encode(types.Action.fromObject(result)).finish());
+    index = legal.findIndex((a) => bytes.equals(types.Action.encode(a).finish()));
+    if (index >= 0) return { id, index };
+    // A copy (a bot may keep one Action object for every game), whose seat, when left out or
+    // 0 (the proto default), becomes the seat this decision is for: { type: PASS } works at
+    // every seat. Another seat is sent as written, and the arena refuses it.
+    const action = types.Action.decode(bytes);
+    if (!action.seat) action.seat = decision.view ? decision.view.seat : 0;
+    return { id, action };
   }
   throw new TypeError(
     `decide() returned ${result}: return an index, an Action or an action's text`);
@@ -190,7 +194,8 @@ function serve(decide, hooks, name, version, reader, out) {
 
 // Play until Bye or end of input, then exit the process (status 0; 1 on a broken frame or
 // an error in the bot). decide(view, legal, ctx) returns an index into legal, one of legal's
-// Actions, another Action (sent whole), or an action's text that appears in legal.
+// Actions, another Action (sent whole; a seat left out or 0 is filled in with the seat the
+// decision is for), or an action's text that appears in legal.
 // options: name, version, and hooks onHello (between Identify and Ready: set up there),
 // onGameStart, onEvents, onHandEnd, onGameEnd, onRefused, each hook(message, ctx).
 // decide may also be an object with a decide method and hook methods.

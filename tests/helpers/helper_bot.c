@@ -6,7 +6,9 @@
  *   okrh_<mode> [--mode M] [--after N] [--seed S] [--sleep-ms MS] [--name NAME]
  *
  * Modes: good (a uniformly random legal index), full (answers with the full action instead
- * of an index), slow (good, but sleeps --sleep-ms before each answer), and, once it has
+ * of an index), seatless (full, but with the action's seat left at 0, the protobuf default,
+ * as a bot that builds { type: PASS } without an SDK sends it: right at seat 0 only), slow
+ * (good, but sleeps --sleep-ms before each answer), and, once it has
  * answered N decisions (--after, default 2) in its life:
  *   crash     abort(): SIGABRT                  exit      exit(3)
  *   hang      stops answering, sleeps forever   garbage   a frame that is not protobuf
@@ -444,7 +446,11 @@ int main(int argc, char **argv)
             uint32_t pick = n ? (uint32_t)(rnd() % n) : 0;
             if (is("full") && n)
                 send_action(d->id, d->legal[pick]);
-            else if (is("notes")) {
+            else if (is("seatless") && n) {
+                Okrpb__Action a = *d->legal[pick];
+                a.seat = 0;
+                send_action(d->id, &a);
+            } else if (is("notes")) {
                 static char note[600];
                 if (answered % 3 == 2) {
                     snprintf(note, sizeof note, "ok \xc3(rest");

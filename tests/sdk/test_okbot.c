@@ -28,7 +28,9 @@ enum {
     PICK_ACTION,   /* the last legal action, as a full action */
     PICK_BAD,      /* an index out of range */
     PICK_HELLO_NO, /* on_hello fails */
-    PICK_NOTE      /* the last index, with a note too long for the arena (okb_note) */
+    PICK_NOTE,     /* the last index, with a note too long for the arena (okb_note) */
+    PICK_SEATLESS, /* the last legal action, built by hand: its seat left 0 */
+    PICK_SEAT1     /* the last legal action with seat 1 written in */
 };
 
 typedef struct script {
@@ -48,6 +50,11 @@ static int tb_decide(const okb_decision *d, void *ud)
         return OKB_ACTION;
     case PICK_BAD:
         return d->n + 7;
+    case PICK_SEATLESS:
+    case PICK_SEAT1:
+        *d->action = d->legal[d->n - 1];
+        d->action->seat = s->pick == PICK_SEAT1 ? 1 : 0;
+        return OKB_ACTION;
     case PICK_NOTE: {
         /* "x" and 200 two-byte characters: 401 bytes, cut to 1 + 2 * 139 = 279 */
         char e[401];
@@ -654,6 +661,47 @@ static void test_full_action_and_bad_index(void **state)
     }
 }
 
+/* An action built by hand with seat 0 (C's zero initialisation, protobuf's default) goes out
+ * with the decision's seat, so it is right at every seat (RULES 2.2; the arena refuses an
+ * action for another seat); seat 1 written by the bot is sent as it is, for the arena to
+ * refuse. */
+static void test_hand_built_action_gets_the_seat(void **state)
+{
+    (void)state;
+    okr_rules r = rules_of("laws");
+    okr_refusal why;
+    okr_game g;
+    assert_int_equal(okr_game_init(&g, &r, 3, 9, NULL, 0, &why), OKR_OK);
+    while (g.to_act != 2) { /* seats 0 and 1 pass the upcard */
+        int n = okr_legal(&g, legal, OKR_MAX_ACTIONS);
+        okr_event ev;
+        assert_int_equal(okr_apply(&g, &legal[n - 1], &ev, &why), OKR_OK);
+    }
+    for (int pick = PICK_SEATLESS; pick <= PICK_SEAT1; pick++) {
+        okrpb_buf in = {0};
+        put_hello(&in, &r, 3);
+        put_game_start(&in, 2, 3);
+        int n = put_decision(&in, &g, 6);
+        run_result res;
+        run_bot(&in, pick, &res);
+        assert_int_equal(exit_code(&res), 0);
+        Okrpb__FromBot *m[8];
+        int nm = replies(&res, m, 8);
+        assert_int_equal(nm, 3);
+        Okrpb__Choice *c = m[2]->choice;
+        assert_int_equal(c->pick_case, OKRPB__CHOICE__PICK_ACTION);
+        assert_int_equal(c->action->seat, pick == PICK_SEAT1 ? 1 : 2);
+        okr_action a;
+        assert_int_equal(okrpb_action_to(c->action, &a, &why), OKR_OK);
+        okr_action_normalize(&r, &a);
+        if (pick == PICK_SEATLESS)
+            assert_memory_equal(&a, &legal[n - 1], sizeof a);
+        replies_free(m, nm);
+        run_free(&res);
+        okrpb_buf_free(&in);
+    }
+}
+
 /* Refused reaches its hook; a frame of an unknown kind (here: empty) is skipped. */
 static void test_refused_and_unknown_messages(void **state)
 {
@@ -818,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_note_goes_with_the_choice),
         cmocka_unit_test(test_stray_printf_goes_to_stderr),
         cmocka_unit_test(test_full_action_and_bad_index),
+        cmocka_unit_test(test_hand_built_action_gets_the_seat),
         cmocka_unit_test(test_refused_and_unknown_messages),
         cmocka_unit_test(test_broken_input_exits_1),
         cmocka_unit_test(test_empty_input_exits_0),

@@ -19,7 +19,9 @@ extern "C" {
 enum { OKB_MAJOR = 1, OKB_MINOR = 1 };
 
 /* Return value of decide() meaning "send the action I wrote to d->action" instead of an
- * index into d->legal. */
+ * index into d->legal. The action's seat may be left 0: the SDK sends it with d->seat, the
+ * seat the decision is for (an action built as (okr_action){.type = OKR_A_PASS} works at every
+ * seat); any other seat is sent as written, and the arena refuses it unless it is d->seat. */
 enum { OKB_ACTION = -1 };
 
 /* Sent once, before any game. Valid during the on_hello call only (copy what you keep). */
@@ -60,7 +62,7 @@ typedef struct okb_decision {
     uint32_t hard_ms;        /* the absolute ceiling */
     int64_t start_ns;        /* okb_now_ns() when the Decision arrived */
     const char *game_id;     /* "" before a GameStart */
-    okr_action *action;      /* decide may fill *action and return OKB_ACTION */
+    okr_action *action;      /* decide may fill *action and return OKB_ACTION (seat 0: ours) */
     char *note;      /* decide may write why it chose (protocol 1.1), see okb_note; "" for none */
     int knock_limit; /* gin: the most deadwood a knock may leave (G2; 0: only gin), 1.1 */
 } okb_decision;

@@ -191,6 +191,10 @@ static int send_choice(okb_state *st, uint64_t id, int pick)
     if (st->note[0])
         choice.note = st->note;
     if (pick == OKB_ACTION) {
+        /* seat 0 is what an action built by hand ({.type = OKR_A_PASS}) holds: it means "my
+         * seat", the seat this decision is for; another seat is sent as written (and refused) */
+        if (st->reply.seat == 0)
+            st->reply.seat = (uint8_t)st->seat;
         okrpb_arena_reset(st->arena);
         choice.action = okrpb_action_from(st->arena, &st->reply);
         if (choice.action)

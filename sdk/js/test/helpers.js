@@ -24,12 +24,13 @@ const gameStart = (seat = 0) => frame({
   game_start: { game_id: 'g1', seat, players: 3, names: ['a', 'b', 'c'], bank_ms: 10000 },
 });
 
-// A Decision whose legal actions are discards with the given texts.
+// A Decision whose legal actions are discards with the given texts ('pass': a PASS).
 const decision = (id, texts, seat = 0) => frame({
   decision: {
     id, time_ms: 1000, bank_ms: 10000, hard_ms: 20000,
     view: { seat, players: 3, phase: enums.Phase.PLAY, hand: [0, 13, 50] },
-    legal: texts.map((text, i) => ({ type: enums.ActionType.DISCARD, seat, card: i % 53, text })),
+    legal: texts.map((text, i) => (text === 'pass' ? { type: enums.ActionType.PASS, seat, text }
+      : { type: enums.ActionType.DISCARD, seat, card: i % 53, text })),
   },
 });
 

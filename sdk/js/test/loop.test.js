@@ -116,6 +116,29 @@ test('Action answers', () => {
   assert.deepEqual([Number(c1.id), c1.pick, c1.action.type], [3, 'action', h.enums.ActionType.PASS]);
 });
 
+// An Action built without a seat (seat 0, the proto default) goes out with the seat of the
+// decision, so { type: PASS } works at every seat (RULES 2.2; the arena refuses an action for
+// another seat, docs/protocol.md section 6); the bot's own object is not changed.
+test('hand-built actions get the seat of the decision', () => {
+  const r = probe('handbuilt', cat(h.hello(), h.gameStart(2), h.decision(1, ['draw', 'pass'], 2),
+    h.decision(2, ['a', 'b', 'c'], 2), h.gameStart(1), h.decision(3, ['draw', 'pass'], 1),
+    h.gameStart(0), h.decision(4, ['pass'], 0), h.bye()));
+  assert.equal(r.status, 0, r.stderr);
+  const got = h.choices(r.frames);
+  assert.deepEqual(got.map((c) => c.pick), ['action', 'action', 'action', 'action']);
+  const { PASS, DISCARD } = h.enums.ActionType;
+  assert.deepEqual(got.map((c) => [Number(c.id), c.action.type, c.action.seat]),
+    [[1, PASS, 2], [2, DISCARD, 2], [3, PASS, 1], [4, PASS, 0]]);
+  assert.equal(got[1].action.text, '');
+});
+
+test('an explicit seat is sent as written', () => {
+  const r = h.runBot([NODE, h.PROBE_BOT, 'handbuilt', '1'],
+    cat(h.hello(), h.gameStart(2), h.decision(1, ['a', 'b'], 2), h.bye()));
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(h.choices(r.frames).map((c) => [Number(c.id), c.action.seat]), [[1, 1]]);
+});
+
 test('hooks', () => {
   const r = probe('hooks', cat(h.hello(), h.gameStart(2),
     h.frame({ events: { events: [{ seq: 1, text: 'DRAW' }, { seq: 2, text: 'DISCARD QS' }] } }),

@@ -105,6 +105,11 @@ def _choice(result, decision):
                 return pb.Choice(id=decision.id, index=index)
         choice = pb.Choice(id=decision.id)
         choice.action.CopyFrom(result)
+        if choice.action.seat == 0:
+            # proto3 cannot tell an unset seat from 0: 0 means "my seat", the seat this
+            # decision is for, so Action(type=PASS) works at every seat; another seat is sent
+            # as written and the arena refuses it.
+            choice.action.seat = decision.view.seat
         return choice
     raise TypeError("decide() returned a %s: return an index, an Action or an action's text"
                     % type(result).__name__)
@@ -198,8 +203,9 @@ def run(decide, name="okbot", version="0", stdin=None, stdout=None, **hooks):
     or an error in the bot). Never returns.
 
     decide(view, legal, ctx) is called for every Decision and returns the choice: an index
-    into legal, one of legal's Actions, any other pb.Action (sent whole), or an action's
-    text ("draw", "discard QS") that appears in legal.
+    into legal, one of legal's Actions, any other pb.Action (sent whole; a seat left 0 is
+    filled in with the seat the decision is for), or an action's text ("draw", "discard QS")
+    that appears in legal.
 
     decide may also be an object with a decide method and any of the hook methods below.
 

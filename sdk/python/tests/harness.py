@@ -38,15 +38,15 @@ def game_start(seat=0, players=3):
 
 
 def decision(id_, texts, seat=0):
-    """A Decision whose legal actions are discards with the given texts (or 'draw')."""
+    """A Decision whose legal actions are discards with the given texts (or 'draw', 'pass')."""
     d = pb.Decision(id=id_, time_ms=1000, bank_ms=10000, hard_ms=20000)
     d.view.seat = seat
     d.view.players = 3
     d.view.phase = pb.PLAY
     d.view.hand.extend([0, 13, 50])
     for i, text in enumerate(texts):
-        if text == "draw":
-            d.legal.add(type=pb.DRAW, seat=seat, text=text)
+        if text in ("draw", "pass"):
+            d.legal.add(type=pb.DRAW if text == "draw" else pb.PASS, seat=seat, text=text)
         else:
             d.legal.add(type=pb.DISCARD, seat=seat, card=i % 52, text=text)
     return frame(decision=d)

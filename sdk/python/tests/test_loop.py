@@ -128,6 +128,30 @@ class ProbeBotTest(unittest.TestCase):
         self.assertEqual((c[1].id, c[1].WhichOneof("pick")), (3, "action"))
         self.assertEqual(c[1].action.type, pb.PASS)
 
+    def test_hand_built_actions_get_the_seat(self):
+        """An Action built without a seat (seat 0, the proto3 default) goes out with the seat of
+        the decision, so Action(type=PASS) works at every seat (RULES 2.2; the arena refuses an
+        action for another seat, docs/protocol.md section 6)."""
+        data = (hello() + game_start(seat=2) + decision(1, ["draw", "pass"], seat=2) +
+                decision(2, ["a", "b", "c"], seat=2) + game_start(seat=1) +
+                decision(3, ["draw", "pass"], seat=1) + game_start(seat=0) +
+                decision(4, ["pass"], seat=0) + bye())
+        status, frames, err = self.probe("handbuilt", data)
+        self.assertEqual(status, 0, err)
+        got = choices(frames)
+        self.assertEqual([c.WhichOneof("pick") for c in got], ["action"] * 4)
+        self.assertEqual([(c.id, c.action.type, c.action.seat) for c in got],
+                         [(1, pb.PASS, 2), (2, pb.DISCARD, 2), (3, pb.PASS, 1), (4, pb.PASS, 0)])
+        self.assertEqual(got[1].action.text, "")
+
+    def test_an_explicit_seat_is_sent_as_written(self):
+        """Only seat 0 means "mine": another seat goes out as the bot wrote it, for the arena to
+        refuse."""
+        data = hello() + game_start(seat=2) + decision(1, ["a", "b"], seat=2) + bye()
+        status, frames, err = run_bot([PY, PROBE_BOT, "handbuilt", "1"], data)
+        self.assertEqual(status, 0, err)
+        self.assertEqual([(c.id, c.action.seat) for c in choices(frames)], [(1, 1)])
+
     def test_hooks(self):
         ev = pb.Events()
         ev.events.add(seq=1, text="DRAW")

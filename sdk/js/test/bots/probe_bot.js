@@ -7,6 +7,9 @@
 //   raise    decide throws
 //   badindex decide returns legal.length
 //   note     sets ctx.note on even ids: 'x' and 200 two-byte characters (too long); none on odd
+//   handbuilt  builds its actions by hand, never naming a seat: { type: PASS } (one message
+//            object for the whole run) when a pass is legal, else a random legal action
+//            without its seat and text; `handbuilt SEAT` writes that seat into every action
 const { execFileSync } = require('child_process');
 const okbot = require('../..');
 
@@ -49,6 +52,18 @@ if (mode === 'stray') {
     if (Number(ctx.decision.id) % 2 === 0) ctx.note = 'x' + '\u00e9'.repeat(200);
     return 0;
   }, { name: 'note' });
+} else if (mode === 'handbuilt') {
+  const rng = okbot.makeRng(1);
+  const seat = process.argv[3] === undefined ? null : Number(process.argv[3]);
+  const PASS = okbot.types.Action.create({ type: ActionType.PASS }); // sent from every seat
+  okbot.run((view, legal) => {
+    if (seat === null && legal.some((a) => a.type === ActionType.PASS)) return PASS;
+    const a = okbot.types.Action.toObject(legal[rng.below(legal.length)]);
+    delete a.seat;
+    delete a.text;
+    if (seat !== null) a.seat = seat;
+    return a;
+  }, { name: 'handbuilt', version: '1.0' });
 } else if (mode === 'badindex') {
   okbot.run((view, legal) => legal.length, { name: 'badindex' });
 } else {

@@ -7,6 +7,9 @@ hooks   an object bot that logs every hook call to stderr as "HOOK name detail"
 raise   decide raises
 badindex decide returns len(legal)
 note    sets ctx.note on even ids: "x" and 200 two-byte characters (too long); none on odd
+handbuilt  builds its actions by hand, never naming a seat: Action(type=PASS) (one object
+        for the whole run) when a pass is legal, else a copy of a random legal action without
+        its seat and text; `handbuilt SEAT` writes that seat into every action instead
 """
 import os
 import subprocess
@@ -80,6 +83,26 @@ elif mode == "hooks":
             return 0
 
     okbot.run(Bot(), name="hooks")
+
+elif mode == "handbuilt":
+    import random
+
+    rng = random.Random(1)
+    seat = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    PASS = pb.Action(type=pb.PASS)  # built once, sent from every seat
+
+    def decide(view, legal, ctx):
+        if any(a.type == pb.PASS for a in legal) and seat is None:
+            return PASS
+        a = pb.Action()
+        a.CopyFrom(legal[rng.randrange(len(legal))])
+        a.ClearField("seat")
+        a.ClearField("text")
+        if seat is not None:
+            a.seat = seat
+        return a
+
+    okbot.run(decide, name="handbuilt", version="1.0")
 
 elif mode == "raise":
     def decide(view, legal, ctx):
