@@ -61,6 +61,46 @@ typedef struct av_report_opts {
  * 0, or -1 with a message ("FILE:LINE: why" where it applies) in err. */
 int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, size_t cap);
 
+/* ---- The marks (marks.c) ------------------------------------------------------------------ */
+
+/* What an entrant's rating does not say, shown in its row on every page (docs/report.md, "The
+ * marks"): from a results.json standing (tournament) or bot (match), as the arena wrote it. */
+typedef struct av_marks {
+    int never_played;      /* a verdict in every game and not one decision answered */
+    int disqualified;      /* DQ: disqualified in a set, or errors past max_error_share */
+    long long error_games; /* games with a verdict against it */
+    long long games;       /* its games */
+    long long forfeits;    /* games it forfeited */
+    long long substituted; /* moves the arena played for it; -1: not known */
+} av_marks;
+
+/* The marks of a standing or bot object (substituted from a match's substituted_actions; a
+ * tournament's standings have none: -1 until the caller counts games.jsonl's). */
+void av_marks_read(const json_t *row, av_marks *m);
+
+/* The marks as text, ", "-separated, in this order: "never played" (unless skip_never),
+ * "DQ (errors in N of M)", "N forfeits", "N moves substituted"; "" when there is none.
+ * Returns the length written. */
+size_t av_marks_text(const av_marks *m, int skip_never, char *buf, size_t cap);
+
+/* ---- Numbers as every page shows them (marks.c) ------------------------------------------- */
+
+/* The one rounding rule of the report, the live page and (to share it) the terminal tables:
+ * v is first rounded to `stored` decimals, half away from zero, as results.json stores it
+ * (so the raw value and the stored one give the same text), then to `shown` decimals, half
+ * away from zero on that decimal value (not on its binary approximation: 52.650 shows 52.7),
+ * never "-0.0"; with sign, a '+' before a positive or zero value. "-" for NaN or infinity.
+ * shown <= stored <= 6. */
+void av_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign);
+
+/* ---- Publishing (marks.c) ------------------------------------------------------------------ */
+
+/* Copy s into buf with every absolute path shortened to ".../" and its last part (a verdict's
+ * detail may quote the bot's stderr: 'File "/home/ann/bot.py", line 3'), for pages that leave
+ * the machine. A path is a '/' that starts s or follows a space, quote, bracket, '=', ':' or
+ * ','. */
+void av_scrub_paths(const char *s, char *buf, size_t cap);
+
 /* ---- Shared by the two pages (html.c) ---------------------------------------------------- */
 
 /* A game id without the run's seed: "t<seed>-s1-d0-T0-r1" (a tournament's) and "m<seed>-d0-r1"

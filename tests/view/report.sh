@@ -6,6 +6,7 @@
 # results.json and a bad flag are refused with the file named.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 PAGES="$(dirname "$0")/pages.py"
+export VIEW_TESTS=$(readlink -f "$(dirname "$0")")
 H=$(readlink -f "$H") # commands in a .tour file are taken relative to the file
 
 # a tournament with verdicts: a crashing bot forfeits, a slow one loses on time
@@ -77,7 +78,9 @@ check "the replay pages link back to the report" grep -q '"back":"../report.html
 "$ARENA" report "$TMP/t" >"$TMP/text.txt"
 check "text: one line per entrant (P(1st) from rank_p), the header, Sets and Verdicts lines" \
     python3 - "$TMP/t/results.json" "$TMP/text.txt" <<'PY'
-import json, sys
+import json, os, sys
+sys.path.insert(0, os.environ["VIEW_TESTS"])
+from pages import as_shown
 r = json.load(open(sys.argv[1]))
 t = open(sys.argv[2]).read().splitlines()
 assert t[0].startswith("okarena tournament view-test: laws, 3 seats"), t[0]
@@ -91,7 +94,7 @@ rows = [l for l in t if l[:4].strip().isdigit()]
 assert len(rows) == len(r["standings"]), rows
 for l, s in zip(rows, r["standings"]):
     f = l.split()
-    assert f[0] == str(s["rank"]) and f[1] == s["name"] and f[2] == "%+.1f" % s["score"], (l, s)
+    assert f[0] == str(s["rank"]) and f[1] == s["name"] and f[2] == ("never" if s["never_played"] else as_shown(s["score"], 3, 1)), (l, s)
     p1 = s["rank_p"].get("1", 0)
     assert [x for x in f if x.endswith("%")][0] == ("<1%" if 0 < p1 < 0.005 else "%.0f%%" % (100 * p1)), (l, s["rank_p"])
 PY
@@ -99,6 +102,92 @@ PY
 check "md: a table row per entrant" \
     test "$(grep -c '^| [0-9]* | ' "$TMP/r.md")" -eq 4
 check "md: the format follows -o's .md" grep -q '^| rank | entrant |' "$TMP/r.md"
+
+# the marks (issue 25): a bot that never starts (never played, DQ) and one that crashes
+# mid-game, under on_error = substitute (the arena plays their moves: substituted), and the
+# forfeiting crash of the tournament above: every format of the report carries each mark in
+# the entrant's row, as results.json (and games.jsonl's per-seat substituted counts) say
+printf '#!/bin/sh\necho "Traceback: File \\"$0\\", line 1" >&2\nexit 1\n' >"$TMP/dead.sh"
+chmod +x "$TMP/dead.sh"
+cat >"$TMP/k.tour" <<TOUR
+[tournament]
+name = marks
+rules = laws
+seats = 3
+deals = 2
+seed = 918273645
+bootstrap = 50
+[clocks]
+decision_ms = 200
+hard_ms = 400
+bank_ms = 200
+[errors]
+on_error = substitute
+[entrant greedy]
+command = @greedy
+[entrant random]
+command = @random
+[entrant dead]
+command = $TMP/dead.sh
+[entrant late]
+command = $(helper crash --after 20)
+TOUR
+"$ARENA" tournament "$TMP/k.tour" --out "$TMP/k" --jobs 2 --no-progress --insecure >"$TMP/k.txt" 2>&1 || cat "$TMP/k.txt"
+check "the marks tournament: dead never played and is DQ, late had moves substituted" \
+    python3 -c "
+import json, sys
+r = json.load(open('$TMP/k/results.json'))
+s = {x['name']: x for x in r['standings']}
+assert s['dead']['never_played'] and s['dead']['disqualified'], s['dead']
+assert not s['late']['never_played'] and sum(sum(json.loads(l)['substituted']) for l in open('$TMP/k/games.jsonl')) > 0
+"
+check "... the terminal table says never played and DQ" grep -q 'dead .*never played.*DQ (errors in' "$TMP/k.txt"
+"$ARENA" report "$TMP/k" >"$TMP/k-text.txt"
+"$ARENA" report "$TMP/k" --format md -o "$TMP/k.md" >/dev/null
+"$ARENA" report "$TMP/k" --format json -o "$TMP/k/report.json" >/dev/null
+"$ARENA" report "$TMP/k" --format html --replays none >/dev/null
+for d in k t; do
+    [ "$d" = t ] && { "$ARENA" report "$TMP/t" >"$TMP/t-text.txt"; "$ARENA" report "$TMP/t" --format md -o "$TMP/t.md" >/dev/null; }
+    check "marks of $d: text, md, html and json rows carry each entrant's marks as results.json says" \
+        python3 - "$TMP/$d" "$TMP/$d-text.txt" "$TMP/$d.md" <<'PY2'
+import json, os, re, sys
+sys.path.insert(0, os.environ["VIEW_TESTS"])
+from pages import marks_of, substituted_by_name
+d, text, md = sys.argv[1:4]
+r = json.load(open(d + "/results.json"))
+g = [json.loads(l) for l in open(d + "/games.jsonl") if l.strip()]
+sub = substituted_by_name(g)
+rows_t = {l.split()[1]: l for l in open(text).read().splitlines() if l[:4].strip().isdigit()}
+rows_m = {l.split("|")[2].strip(): l for l in open(md) if re.match(r"^\| \d+ \| ", l)}
+h = open(d + "/report.html", encoding="utf-8").read()
+tb = re.search(r'<table id="t-standings">.*?<tbody>(.*?)</tbody>', h, re.S).group(1)
+rows_h = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td>\d+</td><td class=\"l\">([^<]*)</td>.*?</tr>", tb)}
+js = {x["name"]: x["marks"] for x in json.load(open(d + "/report.json"))["standings"]}
+seen = 0
+for s in r["standings"]:
+    n = s["name"]
+    want = marks_of(s, sub[n])
+    for fmt, row in (("text", rows_t[n]), ("md", rows_m[n])):
+        for m in want:
+            assert m in row, (fmt, n, m, row)
+        if not want:
+            assert not re.search(r"never played|DQ \(|forfeit|substituted", row), (fmt, n, row)
+        # never played: in place of the score, as the terminal writes it
+        assert s["never_played"] == (row.split("|" if fmt == "md" else None)[3 if fmt == "md" else 2].strip().startswith("never")), (fmt, n, row)
+    cell = re.search(r'data-substituted="\d+">([^<]*)</td>', rows_h[n]).group(1)
+    assert cell == (", ".join(want) or "-"), ("html", n, cell, want)
+    assert ('<td class="mark">never played</td>' in rows_h[n]) == s["never_played"], ("html", n)
+    assert js[n]["text"] == ", ".join(want), (n, js[n], want)
+    assert (js[n]["never_played"], js[n]["disqualified"], js[n]["forfeits"], js[n]["substituted"]) == (s["never_played"], s["disqualified"], s["forfeits"], sub[n]), (n, js[n])
+    attrs = re.search(r'data-never-played="(\d)" data-dq="(\d)" data-forfeits="(\d+)" data-substituted="(\d+)"', rows_h[n]).groups()
+    assert attrs == (str(int(s["never_played"])), str(int(s["disqualified"])), str(s["forfeits"]), str(sub[n])), (n, attrs)
+    seen += len(want)
+assert seen, "no mark at all: nothing checked"
+print("  %d marks checked in 4 formats" % seen)
+PY2
+done
+python3 "$PAGES" report "$TMP/k" "$TMP/k/report.html" "$TMP/k/report.json"
+check "... and every table of the marks tournament agrees with results.json" test $? -eq 0
 
 # every link of the page's nav points at a part of it; "how to read this" explains each of
 # the numbers the issue names; a gauntlet's page shows its SPRT state as results.json has it
