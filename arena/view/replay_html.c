@@ -386,7 +386,10 @@ static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
              detail ? ": " : "");
     if (detail) {
         size_t n = strlen(t);
-        snprintf(t + n, sizeof t - n, "%s", ar_record_str(j, "detail"));
+        if (r->o->publish) /* a page that leaves the machine: no absolute path */
+            av_scrub_paths(ar_record_str(j, "detail"), t + n, sizeof t - n);
+        else
+            snprintf(t + n, sizeof t - n, "%s", ar_record_str(j, "detail"));
     }
     json_object_set_new(f, "a", json_integer(seat));
     json_object_set_new(f, "txt", json_string(t));

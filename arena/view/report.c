@@ -1286,7 +1286,13 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
             fputs("</span> ", out);
             h(out, json_string_value(json_array_get(names, (size_t)seat)));
             fputs(": ", out);
-            h(out, str(v, "detail", ""));
+            if (o->publish) { /* no absolute path of this machine on a published page */
+                char clean[1200];
+                av_scrub_paths(str(v, "detail", ""), clean, sizeof clean);
+                h(out, clean);
+            } else {
+                h(out, str(v, "detail", ""));
+            }
             if (o->log_dir && r->tournament && r->seats > 0) {
                 long long set = json_integer_value(json_object_get(g, "set"));
                 int rot = (int)json_integer_value(json_object_get(g, "rotation"));
@@ -1427,6 +1433,44 @@ static void howto_html(FILE *out)
           out);
 }
 
+static void kb(char *b, size_t n, long long bytes)
+{
+    if (bytes < 10 * 1024)
+        snprintf(b, n, "%.1f KB", (double)bytes / 1024);
+    else if (bytes < 10 * 1024 * 1024)
+        snprintf(b, n, "%lld KB", (bytes + 512) / 1024);
+    else
+        snprintf(b, n, "%.1f MB", (double)bytes / (1024 * 1024));
+}
+
+/* A published report: each entrant's folder of its games as its seat saw them, with sizes */
+static void handouts_html(FILE *out, const av_report_opts *o)
+{
+    char b[32];
+    kb(b, sizeof b, o->total_bytes);
+    fprintf(out,
+            "<h2 id=\"handouts\">Each entrant's games</h2>\n<p class=\"meta\">This folder is "
+            "<span id=\"total-size\">%s</span> (%lld bytes, this page included). Each entrant's "
+            "folder holds its games as its seat saw them (RULES 8.3: no other seat's hidden "
+            "card, no seed): hand it to the entrant's author.</p>\n<table id=\"t-handouts\">"
+            "<thead><tr><th class=\"l\">entrant</th><th class=\"l\">folder</th><th>pages</th>"
+            "<th>size</th></tr></thead><tbody>\n",
+            b, o->total_bytes);
+    for (int i = 0; i < o->nhandouts; i++) {
+        const av_handout *x = &o->handouts[i];
+        kb(b, sizeof b, x->bytes);
+        fputs("<tr><td class=\"l\">", out);
+        h(out, x->name);
+        fputs("</td><td class=\"l\"><a href=\"", out);
+        h(out, x->folder);
+        fputs("/index.html\">", out);
+        h(out, x->folder);
+        fprintf(out, "/</a></td><td>%lld</td><td data-bytes=\"%lld\">%s</td></tr>\n", x->pages,
+                x->bytes, b);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 static int fill(void *ctx, FILE *out, const char *name)
 {
     page *p = ctx;
@@ -1465,6 +1509,8 @@ static int fill(void *ctx, FILE *out, const char *name)
             fputs("<p class=\"bad\">Not connected: some entrants never met, directly or through "
                   "others; their ratings are not on one scale.</p>\n",
                   out);
+        if (p->o->handouts)
+            handouts_html(out, p->o);
         fputs("<h2 id=\"block\">To paste</h2>\n<pre class=\"block\" id=\"paste\">", out);
         char *buf = NULL;
         size_t len = 0;

@@ -32,6 +32,8 @@ typedef struct av_replay_opts {
                     the run's seed (av_public_id) (arena/live: during a tournament a spectator
                     with the seeds could work out the deals of the games not played yet); the
                     seat pages never show either */
+    int publish; /* 1: a page for `arena report --publish`: absolute paths in a verdict's
+                    detail are shortened (av_scrub_paths) */
 } av_replay_opts;
 
 /* Replay the record at path with the engine and write its page to out. Checks every hand end
@@ -55,7 +57,19 @@ typedef struct av_report_opts {
     long long max_games;    /* html: games listed (the rest are counted, not listed) */
     const char *log_dir;    /* html: the logs folder relative to the report ("logs"), or NULL */
     int no_seed;            /* game ids without the run's seed (av_public_id), for arena/live */
+    int publish;            /* `arena report --publish`: no seed, verdict details without
+                               absolute paths, and the handouts below listed */
+    const struct av_handout *handouts; /* [nhandouts]: each entrant's folder, or NULL */
+    int nhandouts;
+    long long total_bytes; /* the published folder's size, this page included */
 } av_report_opts;
+
+/* One entrant's handout in a published report: its folder (relative to the report), the
+ * pages in it and their size in bytes. */
+typedef struct av_handout {
+    const char *name, *folder;
+    long long pages, bytes;
+} av_handout;
 
 /* Write the report of folder dir (results.json, games.jsonl, timings.jsonl) to out. Returns
  * 0, or -1 with a message ("FILE:LINE: why" where it applies) in err. */
