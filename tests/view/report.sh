@@ -189,6 +189,71 @@ done
 python3 "$PAGES" report "$TMP/k" "$TMP/k/report.html" "$TMP/k/report.json"
 check "... and every table of the marks tournament agrees with results.json" test $? -eq 0
 
+# --publish: a folder with no absolute path, no seed, no log unless asked, and each entrant's
+# games as its seat saw them (the seat pages, checked as replay.sh checks them)
+"$ARENA" report "$TMP/k" --publish "$TMP/pub" >"$TMP/pub.txt" 2>&1
+check "--publish: exit 0, prints the folder's size" grep -q "^published: $TMP/pub/index.html: [0-9]* files, [0-9]* bytes" "$TMP/pub.txt"
+check "... the size printed is the folder's, and the index states it" python3 - "$TMP/pub" "$TMP/pub.txt" <<'PY2'
+import os, re, sys
+d, txt = sys.argv[1:3]
+total = sum(os.path.getsize(os.path.join(a, f)) for a, _, fs in os.walk(d) for f in fs)
+said = int(re.search(r"files, (\d+) bytes", open(txt).read()).group(1))
+assert said == total, (said, total)
+h = open(d + "/index.html", encoding="utf-8").read()
+assert "(%d bytes, this page included)" % total in h, total
+PY2
+check "... no log file, no referee's page, no replays folder" \
+    test ! -e "$TMP/pub/logs" -a ! -e "$TMP/pub/replays" -a -z "$(find "$TMP/pub" -name '*.log' -o -name 't*-s*.html')"
+(cd "$TMP/k" && "$ARENA" replay . --html --all -o "$TMP/ref" --quiet >/dev/null)
+check "... one folder per entrant, each game of the entrant as its seat saw it, and nothing else" \
+    python3 - "$TMP/k" "$TMP/pub" <<'PY2'
+import json, os, re, sys
+d, pub = sys.argv[1:3]
+g = [json.loads(l) for l in open(d + "/games.jsonl") if l.strip()]
+want = {}
+for x in g:
+    pid = x["game_id"].split("-", 1)[1]
+    for s, n in enumerate(x["names"]):
+        want.setdefault(n, set()).add("%s.seat%d.html" % (pid, s))
+got = {n: set(f for f in os.listdir(os.path.join(pub, n)) if f != "index.html") for n in want}
+assert got == want, (got, want)
+assert sorted(os.listdir(pub)) == sorted(list(want) + ["index.html"]), os.listdir(pub)
+for n in want:
+    idx = open(os.path.join(pub, n, "index.html"), encoding="utf-8").read()
+    assert set(re.findall(r'href="([^"]+\.seat\d\.html)"', idx)) == want[n], n
+h = open(pub + "/index.html", encoding="utf-8").read()
+for n in want:
+    assert 'href="%s/index.html"' % n in h, n
+PY2
+seeds=$(python3 -c "
+import json
+print(json.load(open('$TMP/k/results.json'))['config']['seed'])
+for l in open('$TMP/k/games.jsonl'):
+    x = json.loads(l); print(x['deal_seed']); print(x['game_id'])
+" | sort -u)
+leaks=0
+for f in $(find "$TMP/pub" -type f); do
+    for sd in $seeds; do grep -qF -- "$sd" "$f" && { echo "  $f holds $sd"; leaks=$((leaks + 1)); }; done
+    grep -qF -- "$TMP" "$f" && { echo "  $f holds the path $TMP"; leaks=$((leaks + 1)); }
+    grep -qF -- "$BUILD" "$f" && { echo "  $f holds the path $BUILD"; leaks=$((leaks + 1)); }
+done
+check "... no seed (the tournament's, any game's deal seed or full id) and no absolute path in any file" test "$leaks" -eq 0
+check "... yet a verdict's detail is there, its path shortened" grep -q 'File &quot;.../dead.sh&quot;' "$TMP/pub/index.html"
+seatleaks=0
+for f in "$TMP"/pub/*/*.seat*.html; do
+    page=$(basename "$f"); k=${page##*.seat}; k=${k%.html}; pid=${page%.seat*}
+    id=$(cd "$TMP/k/records" && ls | grep -- "-$pid.jsonl\$" | sed 's/.jsonl$//')
+    python3 "$PAGES" seat "$TMP/k/records/$id.jsonl" "$TMP/ref/$id.html" "$f" "$k" >"$TMP/seat.txt" || { cat "$TMP/seat.txt"; seatleaks=$((seatleaks + 1)); }
+done
+check "... every seat page holds no other seat's hidden card at any step (pages.py seat)" test "$seatleaks" -eq 0
+"$ARENA" report "$TMP/t" --publish "$TMP/publ" --with-logs >/dev/null 2>&1
+check "--with-logs: the logs are copied, every one" \
+    test "$(ls "$TMP/publ/logs" | wc -l)" -eq "$(ls "$TMP/t/logs" | wc -l)" -a "$(ls "$TMP/t/logs" | wc -l)" -gt 0
+check "... their game lines without the seed" bash -c "! grep -rq 'game t77-' '$TMP/publ/logs' && grep -rq '^\[arena: game s[0-9]' '$TMP/publ/logs'"
+check "... and linked from the index" grep -q 'href="logs/s[0-9]*-slot[0-9]-crash.log"' "$TMP/publ/index.html"
+"$ARENA" report "$TMP/t" --with-logs >/dev/null 2>&1
+check "--with-logs without --publish: exit 2" test $? -eq 2
+
 # every link of the page's nav points at a part of it; "how to read this" explains each of
 # the numbers the issue names; a gauntlet's page shows its SPRT state as results.json has it
 check "the nav's links all lead to parts of the page, rank probabilities among them" python3 - "$TMP/t/report.html" <<'PY'
