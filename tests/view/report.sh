@@ -204,7 +204,7 @@ assert "(%d bytes, this page included)" % total in h, total
 PY2
 check "... no log file, no referee's page, no replays folder" \
     test ! -e "$TMP/pub/logs" -a ! -e "$TMP/pub/replays" -a -z "$(find "$TMP/pub" -name '*.log' -o -name 't*-s*.html')"
-(cd "$TMP/k" && "$ARENA" replay . --html --all -o "$TMP/ref" --quiet >/dev/null)
+"$ARENA" replay "$TMP/k" --html --all -o "$TMP/ref" --quiet >/dev/null
 check "... one folder per entrant, each game of the entrant as its seat saw it, and nothing else" \
     python3 - "$TMP/k" "$TMP/pub" <<'PY2'
 import json, os, re, sys
@@ -235,7 +235,7 @@ leaks=0
 for f in $(find "$TMP/pub" -type f); do
     for sd in $seeds; do grep -qF -- "$sd" "$f" && { echo "  $f holds $sd"; leaks=$((leaks + 1)); }; done
     grep -qF -- "$TMP" "$f" && { echo "  $f holds the path $TMP"; leaks=$((leaks + 1)); }
-    grep -qF -- "$BUILD" "$f" && { echo "  $f holds the path $BUILD"; leaks=$((leaks + 1)); }
+    grep -qF -- "$(readlink -f "$BUILD")" "$f" && { echo "  $f holds the path of $BUILD"; leaks=$((leaks + 1)); }
 done
 check "... no seed (the tournament's, any game's deal seed or full id) and no absolute path in any file" test "$leaks" -eq 0
 check "... yet a verdict's detail is there, its path shortened" grep -q 'File &quot;.../dead.sh&quot;' "$TMP/pub/index.html"
