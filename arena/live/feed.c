@@ -474,11 +474,11 @@ static void set_marks(const al_feed *f, json_t *row, const json_t *r)
     /* the figures as the report and the terminal write them (one rounding rule) */
     const json_t *ci = json_object_get(row, "ci");
     char a[32], lo[32], hi[32], b[100];
-    av_fmt_num(a, sizeof a, json_number_value(json_object_get(row, "score")), 3, 1, 1);
+    ar_fmt_num(a, sizeof a, json_number_value(json_object_get(row, "score")), 3, 1, 1);
     json_object_set_new(row, "score_text", json_string(a));
     if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
-        av_fmt_num(lo, sizeof lo, json_number_value(json_array_get(ci, 0)), 3, 1, 1);
-        av_fmt_num(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), 3, 1, 1);
+        ar_fmt_num(lo, sizeof lo, json_number_value(json_array_get(ci, 0)), 3, 1, 1);
+        ar_fmt_num(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), 3, 1, 1);
         snprintf(b, sizeof b, "[%s, %s]", lo, hi);
         json_object_set_new(row, "ci_text", json_string(b));
     }

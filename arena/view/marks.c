@@ -1,7 +1,7 @@
 /* marks.c - what every page shows alike: an entrant's marks (never played, DQ, forfeits,
- * substituted moves), numbers rounded by one rule, and text made safe to publish (no absolute
- * path). docs/report.md, "The marks". */
-#include <math.h>
+ * substituted moves) and text made safe to publish (no absolute path). The figures' one
+ * rounding rule is util's ar_fmt_num (the terminal tables below the view room can share it).
+ * docs/report.md, "The marks". */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,40 +50,6 @@ size_t av_marks_text(const av_marks *m, int skip_never, char *buf, size_t cap)
         k = add(buf, cap, k, p);
     }
     return k;
-}
-
-void av_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign)
-{
-    if (stored > 6)
-        stored = 6;
-    if (shown > stored)
-        shown = stored;
-    if (shown < 0)
-        shown = 0;
-    double p = pow(10, stored);
-    if (!isfinite(v) || fabs(v * p) > 9e17) {
-        if (isfinite(v))
-            snprintf(buf, cap, sign ? "%+.*f" : "%.*f", shown, v);
-        else
-            snprintf(buf, cap, "-");
-        return;
-    }
-    long long k = llround(v * p); /* as results.json stores it: half away from zero */
-    long long d = 1;
-    for (int i = shown; i < stored; i++)
-        d *= 10;
-    long long q = k / d, rem = k % d;
-    if (2 * (rem < 0 ? -rem : rem) >= d)
-        q += k < 0 ? -1 : 1; /* half away from zero, on the decimal value */
-    long long one = 1;
-    for (int i = 0; i < shown; i++)
-        one *= 10;
-    long long a = q < 0 ? -q : q;
-    const char *s = q < 0 ? "-" : sign ? "+" : "";
-    if (shown)
-        snprintf(buf, cap, "%s%lld.%0*lld", s, a / one, shown, a % one);
-    else
-        snprintf(buf, cap, "%s%lld", s, a);
 }
 
 static int path_start(const char *s, size_t i)

@@ -549,14 +549,14 @@ static int load(rep *r)
 
 /* ---- Numbers as text ---------------------------------------------------------------------- */
 
-/* Every number by one rule (av_fmt_num): rounded as results.json stores it (`stored`
+/* Every number by one rule (ar_fmt_num): rounded as results.json stores it (`stored`
  * decimals: 3 for scores and differences, 1 for win-Elo, 4 for shares), then to what is shown,
  * half away from zero, never "-0.0": the terminal table's figures, not the binary value's. */
 enum { ST_SCORE = 3, ST_ELO = 1, ST_SHARE = 4 };
 
 static void fnum(char *b, size_t n, double v, int stored, int decimals, int sign)
 {
-    av_fmt_num(b, n, v, stored, decimals, sign);
+    ar_fmt_num(b, n, v, stored, decimals, sign);
 }
 
 static void fci(char *b, size_t n, double v, double lo, double hi, int stored, int decimals)

@@ -97,16 +97,6 @@ void av_marks_read(const json_t *row, av_marks *m);
  * Returns the length written. */
 size_t av_marks_text(const av_marks *m, int skip_never, char *buf, size_t cap);
 
-/* ---- Numbers as every page shows them (marks.c) ------------------------------------------- */
-
-/* The one rounding rule of the report, the live page and (to share it) the terminal tables:
- * v is first rounded to `stored` decimals, half away from zero, as results.json stores it
- * (so the raw value and the stored one give the same text), then to `shown` decimals, half
- * away from zero on that decimal value (not on its binary approximation: 52.650 shows 52.7),
- * never "-0.0"; with sign, a '+' before a positive or zero value. "-" for NaN or infinity.
- * shown <= stored <= 6. */
-void av_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign);
-
 /* ---- Publishing (marks.c) ------------------------------------------------------------------ */
 
 /* Copy s into buf with every absolute path shortened to ".../" and its last part (a verdict's
