@@ -495,8 +495,6 @@ static int read_match(rep *r)
         json_t *errs = json_object_get(b, "errors");
         for (int v = 0; v < NV; v++)
             e->verdicts[v] = json_integer_value(json_object_get(errs, VERDICTS[v]));
-        if (json_is_true(json_object_get(b, "disqualified")))
-            e->verdicts[7] = 1;
         e->decisions = json_integer_value(json_object_get(b, "decisions"));
         e->wall_ms = num(json_object_get(b, "wall_ms"));
         e->max_ms = num(json_object_get(b, "max_decision_ms"));

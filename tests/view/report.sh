@@ -372,6 +372,27 @@ check "a match folder: html report with replay links" grep -q 'href="replays/m2-
 check "... the replays link back to r.html" grep -q '"back":"../r.html"' "$TMP/m/replays/m2-d0-r0.html"
 check "a match folder: text names the bots" bash -c "'$ARENA' report '$TMP/m' | grep -q '@greedy'"
 
+# a match folder's marks: its results.json's bots (substituted_actions, disqualified)
+"$ARENA" match --players 3 --games 6 --seed 5 --bot @greedy --bot @random --bot "$(helper crash --after 0)" \
+    --out "$TMP/mm" --quiet --insecure >/dev/null 2>&1
+"$ARENA" report "$TMP/mm" >"$TMP/mm.txt"
+check "a match folder: each bot's row carries its marks as results.json says (DQ once, not as a verdict too)" \
+    python3 - "$TMP/mm/results.json" "$TMP/mm.txt" <<'PY2'
+import json, os, sys
+sys.path.insert(0, os.environ["VIEW_TESTS"])
+from pages import marks_of
+r = json.load(open(sys.argv[1]))
+rows = {l.split()[1]: l for l in open(sys.argv[2]) if l[:4].strip().isdigit()}
+n = 0
+for b in r["bots"]:
+    want = marks_of(b, b["substituted_actions"])
+    row = rows[b["name"]]
+    assert all(m in row for m in (want[1:] if b["never_played"] else want)), (row, want)
+    assert row.count("DQ") == (1 if b["disqualified"] else 0), row
+    n += len(want)
+assert n, "no mark"
+PY2
+
 # refusals
 "$ARENA" report "$TMP/none" >"$TMP/e1.txt" 2>&1
 check "a folder without results.json: exit 1, names the file" \
