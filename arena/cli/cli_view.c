@@ -484,8 +484,12 @@ static int publish(const char *dir, const char *pub, int with_logs, long long li
             snprintf(page, sizeof page, "%s.seat%zu.html", av_public_id(id), s);
             snprintf(file, sizeof file, "%s/%s", folder, page);
             snprintf(tmp, sizeof tmp, "%s.tmp", file);
-            av_replay_opts o = {
-                .seat = (int)s, .back = "index.html", .clocks = clocks, .no_seed = 1, .publish = 1};
+            av_replay_opts o = {.seat = (int)s,
+                                .back = "index.html",
+                                .back_label = "your games",
+                                .clocks = clocks,
+                                .no_seed = 1,
+                                .publish = 1};
             FILE *out = ar_mkdir_p(folder) == 0 ? fopen(tmp, "w") : NULL;
             int r = out ? av_replay_html(record, &o, out, err, sizeof err) : -1;
             if (!out)

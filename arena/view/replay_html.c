@@ -559,6 +559,8 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
             json_object_set_new(r->meta, "views", views(r));
         if (o->back)
             json_object_set_new(r->meta, "back", json_string(o->back));
+        if (o->back && o->back_label)
+            json_object_set_new(r->meta, "back_label", json_string(o->back_label));
         json_object_set_new(r->meta, "v", json_integer(1));
         json_object_set(r->meta, "frames", r->frames);
         page p = {r, r->meta};

@@ -25,6 +25,7 @@ typedef struct av_replay_opts {
     const char *base; /* file name stem of the sibling views ("m1-d0-r0"): the page links
                          base.html and base.seatK.html; NULL: no links */
     const char *back; /* a link back to the report ("../report.html"), or NULL */
+    const char *back_label; /* what that link says ("report" when NULL) */
     av_clocks clocks;
     int partial; /* a game in progress (arena/live): a record without its result line is
                     drawn up to its last action instead of refused */
