@@ -1491,7 +1491,10 @@ static int fill(void *ctx, FILE *out, const char *name)
             fputs(", configuration ", out);
             h(out, str(r->results, "config_hash", ""));
         }
-        fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
+        fputs("</p>\n<nav>", out);
+        if (p->o->handouts)
+            fputs("<a href=\"#handouts\">each entrant's games</a>", out);
+        fputs("<a href=\"#standings\">standings</a>", out);
         if (r->rank_p)
             fputs("<a href=\"#rankp\">rank probabilities</a>", out);
         if (r->cross)

@@ -223,8 +223,10 @@ if (cfg.marks) {
   check('the published index states its size: ' + total, /^\d+(\.\d)? [KM]B$/.test(total || ''));
   const folders = await mp.$$eval('#t-handouts tbody tr', (rs) => rs.length);
   check('... and lists a folder per entrant (' + folders + ')', folders === mres.standings.length);
+  await mp.screenshot({ path: path.join(cfg.shots, 'publish-index.png') });
   await Promise.all([mp.waitForNavigation(), mp.click('#t-handouts a:has-text("dead/")')]);
   const games = await mp.$$eval('#t-games tbody tr', (rs) => rs.length);
+  await mp.screenshot({ path: path.join(cfg.shots, 'publish-entrant.png') });
   check('dead\'s folder lists its ' + games + ' games', games === 6);
   await Promise.all([mp.waitForNavigation(), mp.click('#t-games a >> nth=0')]);
   await mp.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
