@@ -674,7 +674,7 @@ static void block(const rep *r, FILE *out, int md)
         const entrant *e = &r->e[i];
         char sc[128], el[128], rk[24], pn[24], p1[24], vd[400];
         fci(sc, sizeof sc, e->score, e->score_lo, e->score_hi, ST_SCORE, 1);
-        if (e->marks.never_played) /* as the terminal: its +0.0 would read like an even result */
+        if (e->marks.never_played) /* as the terminal: its score comes of forfeits, not of play */
             snprintf(sc, sizeof sc, "never played");
         fci(el, sizeof el, e->elo, e->elo_lo, e->elo_hi, ST_ELO, 0);
         rank_text(e, rk, sizeof rk);
@@ -891,7 +891,7 @@ static void standings_html(FILE *out, const rep *r)
         fprintf(out, "<tr><td>%d</td><td class=\"l\">", e->rank);
         h(out, e->name);
         fputs("</td>", out);
-        if (m->never_played) /* as the terminal: its +0.0 would read like an even result */
+        if (m->never_played) /* as the terminal: its score comes of forfeits, not of play */
             fputs("<td class=\"mark\">never played</td>", out);
         else
             td_num(out, e->score, ST_SCORE, 1, 1);

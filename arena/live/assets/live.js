@@ -26,7 +26,7 @@
       var tr = el('tr');
       tr.appendChild(el('td', '', r.rank));
       tr.appendChild(el('td', 'l', r.name));
-      /* never played: its +0.0 would read like an even result (as in the report) */
+      /* never played: its score comes of forfeits, not of play (as in the report) */
       tr.appendChild(el('td', r.never_played ? 'mark' : '',
         r.never_played ? 'never played' : r.score_text || num(r.score, 1)));
       tr.appendChild(el('td', r.ci ? '' : 'na', r.ci_text ||
