@@ -64,6 +64,7 @@ typedef struct table {
 typedef struct ent {
     char *name;
     long long games, wins, verdicts;
+    long long error_games, forfeits, substituted, decisions; /* the marks (view's av_marks) */
     double points, places;
 } ent;
 
@@ -206,6 +207,8 @@ static void count_game(al_feed *f, const json_t *g)
     const json_t *tot = json_object_get(g, "final_total");
     const json_t *pl = json_object_get(g, "placements");
     const json_t *vs = json_object_get(g, "verdicts");
+    const json_t *ff = json_object_get(g, "forfeits"), *sub = json_object_get(g, "substituted");
+    const json_t *dec = json_object_get(g, "decisions");
     size_t k = json_array_size(names);
     /* a win is 1st place alone in a game played to its end, as in results.json */
     int firsts = 0, completed = json_is_true(json_object_get(g, "completed"));
@@ -223,11 +226,21 @@ static void count_game(al_feed *f, const json_t *g)
         e->wins += p == 1 && firsts == 1 && completed;
         size_t vi;
         const json_t *v;
+        int erred = 0;
         json_array_foreach(vs, vi, v)
         {
-            if (json_integer_value(json_object_get(v, "seat")) == (json_int_t)s)
+            if (json_integer_value(json_object_get(v, "seat")) == (json_int_t)s) {
                 e->verdicts++;
+                erred = 1;
+            }
         }
+        e->error_games += erred;
+        json_array_foreach(ff, vi, v)
+        {
+            e->forfeits += json_integer_value(v) == (json_int_t)s;
+        }
+        e->substituted += json_integer_value(json_array_get(sub, s));
+        e->decisions += json_integer_value(json_array_get(dec, s));
     }
 }
 
@@ -444,6 +457,37 @@ static json_t *round3(double v)
     return json_real((double)(long long)(v * 1000 + (v < 0 ? -0.5 : 0.5)) / 1000);
 }
 
+/* An entrant's marks (never played, DQ, forfeits, substituted moves) as every page writes
+ * them (view's av_marks_text), from its results.json row; a tournament's standings do not
+ * count substituted moves: the games released (all of them, once the results are) do. */
+static void set_marks(const al_feed *f, json_t *row, const json_t *r)
+{
+    av_marks m;
+    av_marks_read(r, &m);
+    if (m.substituted < 0) {
+        m.substituted = 0;
+        const char *nm = json_string_value(json_object_get(r, "name"));
+        for (int q = 0; nm && q < f->ne; q++)
+            if (strcmp(f->e[q].name, nm) == 0)
+                m.substituted = f->e[q].substituted;
+    }
+    char mk[200];
+    av_marks_text(&m, 0, mk, sizeof mk);
+    json_object_set_new(row, "marks", json_string(mk));
+    json_object_set_new(row, "never_played", json_boolean(m.never_played));
+    /* the figures as the report and the terminal write them (one rounding rule) */
+    const json_t *ci = json_object_get(row, "ci");
+    char a[32], lo[32], hi[32], b[100];
+    ar_fmt_num(a, sizeof a, json_number_value(json_object_get(row, "score")), 3, 1, 1);
+    json_object_set_new(row, "score_text", json_string(a));
+    if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
+        ar_fmt_num(lo, sizeof lo, json_number_value(json_array_get(ci, 0)), 3, 1, 1);
+        ar_fmt_num(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), 3, 1, 1);
+        snprintf(b, sizeof b, "[%s, %s]", lo, hi);
+        json_object_set_new(row, "ci_text", json_string(b));
+    }
+}
+
 /* The standings: the results' own once written (so the page ends on the same table as
  * results.json), until then running means from the games released so far. */
 static json_t *standings(const al_feed *f, int *final)
@@ -468,6 +512,7 @@ static json_t *standings(const al_feed *f, int *final)
             json_object_set(row, "wins", json_object_get(r, "wins"));
             json_object_set(row, "mean_place", json_object_get(r, "mean_place"));
             json_object_set(row, "disqualified", json_object_get(r, "disqualified"));
+            set_marks(f, row, r);
             json_array_append_new(rows, row);
         }
         return rows;
@@ -486,6 +531,7 @@ static json_t *standings(const al_feed *f, int *final)
             json_object_set(row, "games", json_object_get(r, "games"));
             json_object_set(row, "wins", json_object_get(r, "wins"));
             json_object_set(row, "disqualified", json_object_get(r, "disqualified"));
+            set_marks(f, row, r);
             v[nv++] = row;
         }
         qsort(v, nv, sizeof *v, cmp_rows);
@@ -510,6 +556,15 @@ static json_t *standings(const al_feed *f, int *final)
         json_object_set_new(row, "wins", json_integer(e->wins));
         json_object_set_new(row, "mean_place", round3(e->places / (double)e->games));
         json_object_set_new(row, "verdicts", json_integer(e->verdicts));
+        /* the marks so far: no DQ before the results (it is judged over the whole run) */
+        av_marks m = {.never_played = e->decisions == 0 && e->error_games == e->games,
+                      .error_games = e->error_games,
+                      .games = e->games,
+                      .forfeits = e->forfeits,
+                      .substituted = e->substituted};
+        char mk[200];
+        av_marks_text(&m, 0, mk, sizeof mk);
+        json_object_set_new(row, "marks", json_string(mk));
         v[nv++] = row;
     }
     qsort(v, (size_t)nv, sizeof *v, cmp_rows);

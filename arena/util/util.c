@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,4 +152,38 @@ const char *ar_near_miss(const char *word, const char *const *names, int n)
         }
     }
     return best;
+}
+
+void ar_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign)
+{
+    if (stored > 6)
+        stored = 6;
+    if (shown > stored)
+        shown = stored;
+    if (shown < 0)
+        shown = 0;
+    double p = pow(10, stored);
+    if (!isfinite(v) || fabs(v * p) > 9e17) {
+        if (isfinite(v))
+            snprintf(buf, cap, sign ? "%+.*f" : "%.*f", shown, v);
+        else
+            snprintf(buf, cap, "-");
+        return;
+    }
+    long long k = llround(v * p); /* as results.json stores it: half away from zero */
+    long long d = 1;
+    for (int i = shown; i < stored; i++)
+        d *= 10;
+    long long q = k / d, rem = k % d;
+    if (2 * (rem < 0 ? -rem : rem) >= d)
+        q += k < 0 ? -1 : 1; /* half away from zero, on the decimal value */
+    long long one = 1;
+    for (int i = 0; i < shown; i++)
+        one *= 10;
+    long long a = q < 0 ? -q : q;
+    const char *s = q < 0 ? "-" : sign ? "+" : "";
+    if (shown)
+        snprintf(buf, cap, "%s%lld.%0*lld", s, a / one, shown, a % one);
+    else
+        snprintf(buf, cap, "%s%lld", s, a);
 }

@@ -42,4 +42,12 @@ void ar_sanitize(const char *s, size_t n, char *out, size_t cap);
  * 2 edits, case-insensitive, and fewer than the word's length), else NULL. */
 const char *ar_near_miss(const char *word, const char *const *names, int n);
 
+/* The one rounding rule of the figures people read (the report, the live page, and the
+ * terminal tables, to share it): v is first rounded to `stored` decimals, half away from zero,
+ * as results.json stores it (so the raw value and the stored one give the same text), then to
+ * `shown` decimals, half away from zero on that decimal value (not on its binary
+ * approximation: 52.650 shows 52.7), never "-0.0"; with sign, a '+' before a positive or zero
+ * value. "-" for NaN or infinity. shown <= stored <= 6. */
+void ar_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign);
+
 #endif

@@ -386,7 +386,10 @@ static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
              detail ? ": " : "");
     if (detail) {
         size_t n = strlen(t);
-        snprintf(t + n, sizeof t - n, "%s", ar_record_str(j, "detail"));
+        if (r->o->publish) /* a page that leaves the machine: no absolute path */
+            av_scrub_paths(ar_record_str(j, "detail"), t + n, sizeof t - n);
+        else
+            snprintf(t + n, sizeof t - n, "%s", ar_record_str(j, "detail"));
     }
     json_object_set_new(f, "a", json_integer(seat));
     json_object_set_new(f, "txt", json_string(t));
@@ -556,6 +559,8 @@ int av_replay_html(const char *path, const av_replay_opts *o, FILE *out, char *e
             json_object_set_new(r->meta, "views", views(r));
         if (o->back)
             json_object_set_new(r->meta, "back", json_string(o->back));
+        if (o->back && o->back_label)
+            json_object_set_new(r->meta, "back_label", json_string(o->back_label));
         json_object_set_new(r->meta, "v", json_integer(1));
         json_object_set(r->meta, "frames", r->frames);
         page p = {r, r->meta};

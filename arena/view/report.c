@@ -60,6 +60,7 @@ typedef struct entrant {
     long long decisions;
     double wall_ms, max_ms;
     long long timed_games;
+    av_marks marks; /* never played, DQ, forfeits, substituted moves (marks.c) */
 } entrant;
 
 typedef struct rep {
@@ -86,6 +87,8 @@ typedef struct rep {
         int8_t timed; /* its timings line was counted (a resumed run may write two) */
     } * gm;
     long long gm_n;
+    int *pos; /* [npos]: an entrant index's place in e, or -1 (substituted moves by seat) */
+    int npos;
     /* duplicate sets, gathered in the one pass over games.jsonl (html only): the set being
      * read, the DUP_SHOWN furthest apart so far (by spread, then set order), and the count */
     int dup_on, by_hand; /* by_hand: dealer=rotate, so hand h of every rotation is one deal */
@@ -213,6 +216,61 @@ static void dup_add(rep *r, json_t *g)
         d->n = (int)rot + 1;
 }
 
+/* A tournament game's substituted moves, per seat, to its entrants' marks (results.json's
+ * standings do not count them; games.jsonl does, per game and seat). */
+static void count_substituted(rep *r, json_t *g)
+{
+    if (!r->tournament)
+        return; /* a match's results.json has substituted_actions */
+    if (!r->pos) {
+        int hi = 0;
+        for (int i = 0; i < r->n; i++)
+            if (r->e[i].index >= hi && r->e[i].index < 1 << 20)
+                hi = r->e[i].index + 1;
+        r->npos = hi;
+        r->pos = ar_xcalloc((size_t)hi + 1, sizeof *r->pos);
+        for (int i = 0; i < hi; i++)
+            r->pos[i] = -1;
+        for (int i = 0; i < r->n; i++)
+            if (r->e[i].index >= 0 && r->e[i].index < hi)
+                r->pos[r->e[i].index] = i;
+    }
+    json_t *sub = json_object_get(g, "substituted"), *seating = json_object_get(g, "seating");
+    for (size_t s = 0; s < json_array_size(sub) && s < OKR_MAX_PLAYERS; s++) {
+        json_int_t x = json_integer_value(json_array_get(sub, s));
+        json_int_t en = json_integer_value(json_array_get(seating, s));
+        if (x > 0 && en >= 0 && en < r->npos && r->pos[en] >= 0)
+            r->e[r->pos[en]].marks.substituted += x;
+    }
+}
+
+/* The text and md blocks read nothing else of games.jsonl: a line is parsed only when its
+ * "substituted" array has a non-zero count (a 10^5-game run is scanned, not parsed). */
+static void scan_substituted(rep *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/games.jsonl", r->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *buf = NULL;
+    size_t cap = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        const char *a = strstr(buf, "\"substituted\":[");
+        int any = 0;
+        for (const char *p = a ? a + 15 : ""; *p && *p != ']'; p++)
+            any |= *p >= '1' && *p <= '9';
+        if (!any)
+            continue;
+        json_t *j = json_loads(buf, 0, NULL);
+        if (json_is_object(j))
+            count_substituted(r, j);
+        json_decref(j);
+    }
+    free(buf);
+    fclose(f);
+}
+
 static int read_games(rep *r)
 {
     char path[4096];
@@ -237,6 +295,7 @@ static int read_games(rep *r)
             break;
         }
         r->ngames++;
+        count_substituted(r, j);
         if (r->dup_on)
             dup_add(r, j);
         /* a tournament of 10^5 games is read in one pass, keeping only what is shown */
@@ -382,6 +441,8 @@ static int read_tournament(rep *r)
         for (int v = 0; v < NV; v++)
             e->verdicts[v] =
                 json_integer_value(json_object_get(json_object_get(s, "verdicts"), VERDICTS[v]));
+        av_marks_read(s, &e->marks);
+        e->marks.substituted = 0; /* counted from games.jsonl (count_substituted) */
     }
     return 0;
 }
@@ -434,8 +495,6 @@ static int read_match(rep *r)
         json_t *errs = json_object_get(b, "errors");
         for (int v = 0; v < NV; v++)
             e->verdicts[v] = json_integer_value(json_object_get(errs, VERDICTS[v]));
-        if (json_is_true(json_object_get(b, "disqualified")))
-            e->verdicts[7] = 1;
         e->decisions = json_integer_value(json_object_get(b, "decisions"));
         e->wall_ms = num(json_object_get(b, "wall_ms"));
         e->max_ms = num(json_object_get(b, "max_decision_ms"));
@@ -444,6 +503,7 @@ static int read_match(rep *r)
         if (isnan(e->wall_ms))
             e->wall_ms = 0;
         e->timed_games = e->games;
+        av_marks_read(b, &e->marks);
     }
     qsort(r->e, (size_t)r->n, sizeof *r->e, by_score);
     for (int i = 0; i < r->n; i++)
@@ -478,6 +538,8 @@ static int load(rep *r)
     /* the text and md blocks show no game and no timing: results.json is all they need */
     if (rc == 0 && r->max_games != 0)
         rc = read_games(r);
+    else if (rc == 0 && r->tournament)
+        scan_substituted(r);
     if (rc == 0 && r->tournament && r->max_games != 0)
         read_timings(r);
     return rc;
@@ -485,27 +547,30 @@ static int load(rep *r)
 
 /* ---- Numbers as text ---------------------------------------------------------------------- */
 
-static void fnum(char *b, size_t n, double v, int decimals, int sign)
+/* Every number by one rule (ar_fmt_num): rounded as results.json stores it (`stored`
+ * decimals: 3 for scores and differences, 1 for win-Elo, 4 for shares), then to what is shown,
+ * half away from zero, never "-0.0": the terminal table's figures, not the binary value's. */
+enum { ST_SCORE = 3, ST_ELO = 1, ST_SHARE = 4 };
+
+static void fnum(char *b, size_t n, double v, int stored, int decimals, int sign)
 {
-    if (isnan(v))
-        snprintf(b, n, "-");
-    else
-        snprintf(b, n, sign ? "%+.*f" : "%.*f", decimals, v);
+    ar_fmt_num(b, n, v, stored, decimals, sign);
 }
 
-static void fci(char *b, size_t n, double v, double lo, double hi, int decimals)
+static void fci(char *b, size_t n, double v, double lo, double hi, int stored, int decimals)
 {
-    char x[24], l[24], h[24];
-    fnum(x, sizeof x, v, decimals, 1);
+    char x[32], l[32], h[32];
+    fnum(x, sizeof x, v, stored, decimals, 1);
     if (isnan(lo) || isnan(hi)) {
         snprintf(b, n, "%s", x);
         return;
     }
-    fnum(l, sizeof l, lo, decimals, 1);
-    fnum(h, sizeof h, hi, decimals, 1);
+    fnum(l, sizeof l, lo, stored, decimals, 1);
+    fnum(h, sizeof h, hi, stored, decimals, 1);
     snprintf(b, n, "%s [%s, %s]", x, l, h);
 }
 
+/* the verdict counts, then the marks but "never played" (the score column says it) */
 static void verdict_text(const entrant *e, char *b, size_t n)
 {
     size_t k = 0;
@@ -514,6 +579,9 @@ static void verdict_text(const entrant *e, char *b, size_t n)
         if (e->verdicts[v] && k < n)
             k += (size_t)snprintf(b + k, n - k, "%s%lld %s", k ? ", " : "", e->verdicts[v],
                                   VERDICTS[v]);
+    char m[160];
+    if (av_marks_text(&e->marks, 1, m, sizeof m) && k < n)
+        snprintf(b + k, n - k, "%s%s", k ? ", " : "", m);
     if (!b[0])
         snprintf(b, n, "-");
 }
@@ -563,7 +631,7 @@ static void sprt_text(const rep *r, char *b, size_t n)
 static void block(const rep *r, FILE *out, int md)
 {
     char rho[32], vt[200] = "", b[256];
-    fnum(rho, sizeof rho, r->rho, 2, 0);
+    fnum(rho, sizeof rho, r->rho, ST_SHARE, 2, 0);
     size_t k = 0;
     for (int v = 0; v < NV; v++) {
         long long t = verdict_total(r, v);
@@ -604,11 +672,13 @@ static void block(const rep *r, FILE *out, int md)
                 "wins", "verdicts");
     for (int i = 0; i < r->n; i++) {
         const entrant *e = &r->e[i];
-        char sc[128], el[128], rk[24], pn[24], p1[24], vd[160];
-        fci(sc, sizeof sc, e->score, e->score_lo, e->score_hi, 1);
-        fci(el, sizeof el, e->elo, e->elo_lo, e->elo_hi, 0);
+        char sc[128], el[128], rk[24], pn[24], p1[24], vd[400];
+        fci(sc, sizeof sc, e->score, e->score_lo, e->score_hi, ST_SCORE, 1);
+        if (e->marks.never_played) /* as the terminal: its score comes of forfeits, not of play */
+            snprintf(sc, sizeof sc, "never played");
+        fci(el, sizeof el, e->elo, e->elo_lo, e->elo_hi, ST_ELO, 0);
         rank_text(e, rk, sizeof rk);
-        fnum(pn, sizeof pn, e->p_next + 1e-9, 2, 0); /* 0.495 is 0.50, as printed elsewhere */
+        fnum(pn, sizeof pn, e->p_next, ST_SHARE, 2, 0);
         p_first_text(e, p1, sizeof p1);
         verdict_text(e, vd, sizeof vd);
         if (md) {
@@ -622,6 +692,17 @@ static void block(const rep *r, FILE *out, int md)
                     e->name, sc, el, rk, pn, p1, e->games, e->wins, vd);
         }
     }
+    int marked = 0;
+    for (int i = 0; i < r->n; i++) {
+        char m[8];
+        marked |= av_marks_text(&r->e[i].marks, 0, m, sizeof m) > 0;
+    }
+    if (marked)
+        fprintf(out,
+                "%sMarks: never played = a verdict in every game before its first move; DQ = "
+                "disqualified (errors in N of its M games); forfeits = games a verdict "
+                "against it forfeited; moves substituted = moves the arena played for it.\n",
+                md ? "\n" : "\n");
     if (md)
         fprintf(out,
                 "\nScore: points per game against an average entrant at the same table; "
@@ -660,6 +741,15 @@ static json_t *model_json(const rep *r)
                           jnum(e->p_next), "games", e->games, "sets", e->sets, "wins", e->wins));
         json_object_set(json_array_get(st, json_array_size(st) - 1), "rank_p",
                         e->rank_p_json ? e->rank_p_json : json_null());
+        char mk[200];
+        av_marks_text(&e->marks, 0, mk, sizeof mk);
+        json_object_set_new(json_array_get(st, json_array_size(st) - 1), "marks",
+                            json_pack("{s:b,s:b,s:I,s:I,s:I,s:I,s:s}", "never_played",
+                                      e->marks.never_played, "disqualified", e->marks.disqualified,
+                                      "error_games", (json_int_t)e->marks.error_games, "games",
+                                      (json_int_t)e->marks.games, "forfeits",
+                                      (json_int_t)e->marks.forfeits, "substituted",
+                                      (json_int_t)e->marks.substituted, "text", mk));
         json_t *v = json_object();
         json_object_set_new(v, "name", json_string(e->name));
         for (int k = 0; k < NV; k++)
@@ -760,25 +850,30 @@ static void forest(FILE *out, const rep *r, int elo)
         fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d. ", L - 8,
                 y + 4, e->rank);
         h(out, e->name);
+        if (e->marks.never_played || e->marks.disqualified)
+            fputs(e->marks.never_played ? " (never played)" : " (DQ)", out);
         fputs("</text>", out);
         if (!isnan(a) && !isnan(b))
             fprintf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>", X(a),
                     X(b), y, y);
-        if (!isnan(v))
+        if (!isnan(v)) {
+            char t[32];
+            fnum(t, sizeof t, v, elo ? ST_ELO : ST_SCORE, 1, 1);
             fprintf(out,
                     "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" "
-                    "r=\"4.5\"><title>%+.1f</title></circle>",
-                    X(v), y, v);
+                    "r=\"4.5\"><title>%s</title></circle>",
+                    X(v), y, t);
+        }
         fputs("</g>\n", out);
     }
 #undef X
     fputs("</svg>\n", out);
 }
 
-static void td_num(FILE *out, double v, int decimals, int sign)
+static void td_num(FILE *out, double v, int stored, int decimals, int sign)
 {
     char b[32];
-    fnum(b, sizeof b, v, decimals, sign);
+    fnum(b, sizeof b, v, stored, decimals, sign);
     fprintf(out, "<td%s>%s</td>", isnan(v) ? " class=\"na\"" : "", b);
 }
 
@@ -787,32 +882,42 @@ static void standings_html(FILE *out, const rep *r)
     fputs("<h2 id=\"standings\">Standings</h2>\n<table id=\"t-standings\"><thead><tr><th>rank</th>"
           "<th class=\"l\">entrant</th><th>score</th><th>95% interval</th><th>win-Elo</th>"
           "<th>95% interval</th><th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
-          "<th>wins</th><th>mean place</th></tr></thead><tbody>\n",
+          "<th>wins</th><th>mean place</th><th class=\"l\">marks</th></tr></thead><tbody>\n",
           out);
     for (int i = 0; i < r->n; i++) {
         const entrant *e = &r->e[i];
-        char b[96], rk[24];
+        const av_marks *m = &e->marks;
+        char b[96], x[32], y[32], rk[24], mk[200];
         fprintf(out, "<tr><td>%d</td><td class=\"l\">", e->rank);
         h(out, e->name);
         fputs("</td>", out);
-        td_num(out, e->score, 1, 1);
-        if (isnan(e->score_lo))
-            snprintf(b, sizeof b, "-");
+        if (m->never_played) /* as the terminal: its score comes of forfeits, not of play */
+            fputs("<td class=\"mark\">never played</td>", out);
         else
-            snprintf(b, sizeof b, "[%+.1f, %+.1f]", e->score_lo, e->score_hi);
+            td_num(out, e->score, ST_SCORE, 1, 1);
+        fnum(x, sizeof x, e->score_lo, ST_SCORE, 1, 1);
+        fnum(y, sizeof y, e->score_hi, ST_SCORE, 1, 1);
+        snprintf(b, sizeof b, isnan(e->score_lo) ? "-" : "[%s, %s]", x, y);
         fprintf(out, "<td>%s</td>", b);
-        td_num(out, e->elo, 0, 1);
-        if (isnan(e->elo_lo))
-            snprintf(b, sizeof b, "-");
-        else
-            snprintf(b, sizeof b, "[%+.0f, %+.0f]", e->elo_lo, e->elo_hi);
+        td_num(out, e->elo, ST_ELO, 0, 1);
+        fnum(x, sizeof x, e->elo_lo, ST_ELO, 0, 1);
+        fnum(y, sizeof y, e->elo_hi, ST_ELO, 0, 1);
+        snprintf(b, sizeof b, isnan(e->elo_lo) ? "-" : "[%s, %s]", x, y);
         fprintf(out, "<td>%s</td>", b);
         rank_text(e, rk, sizeof rk);
         fprintf(out, "<td>%s</td>", rk);
-        td_num(out, e->p_next + 1e-9, 2, 0);
+        td_num(out, e->p_next, ST_SHARE, 2, 0);
         fprintf(out, "<td>%lld</td><td>%lld</td><td>%lld</td>", e->games, e->sets, e->wins);
-        td_num(out, e->mean_place, 2, 0);
-        fputs("</tr>\n", out);
+        td_num(out, e->mean_place, ST_SHARE, 2, 0);
+        /* the marks, also as attributes for scripts and tests */
+        av_marks_text(m, 0, mk, sizeof mk);
+        fprintf(out,
+                "<td class=\"l%s\" data-never-played=\"%d\" data-dq=\"%d\" "
+                "data-forfeits=\"%lld\" data-substituted=\"%lld\">",
+                mk[0] ? " mark" : "", m->never_played, m->disqualified, m->forfeits,
+                m->substituted);
+        h(out, mk[0] ? mk : "-");
+        fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n<h3>Score rating (points per game against an average entrant)</h3>\n",
           out);
@@ -977,9 +1082,13 @@ static void cross_html(FILE *out, const rep *r)
                 continue;
             }
             int sure = !isnan(lo) && (lo > 0 || hi < 0);
-            fprintf(out, "<td%s>%+.1f", sure ? " class=\"verdict\"" : "", d);
+            char dt[32], lt[32], ht[32];
+            fnum(dt, sizeof dt, d, ST_SCORE, 1, 1);
+            fnum(lt, sizeof lt, lo, ST_SCORE, 0, 1);
+            fnum(ht, sizeof ht, hi, ST_SCORE, 0, 1);
+            fprintf(out, "<td%s>%s", sure ? " class=\"verdict\"" : "", dt);
             if (!isnan(lo))
-                fprintf(out, "<br><small>[%+.0f, %+.0f]</small>", lo, hi);
+                fprintf(out, "<br><small>[%s, %s]</small>", lt, ht);
             fprintf(out, "<br><small>%lld games</small></td>", g);
         }
         fputs("</tr>\n", out);
@@ -1070,13 +1179,15 @@ static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
     elogs *L = o->log_dir ? read_logs(r, o->log_dir) : NULL;
     fputs("<h2 id=\"verdicts\">Verdicts and timing</h2>\n<p class=\"meta\">Verdicts against each "
           "entrant in the counted games (RE crash, TLE time, MLE memory, OLE output, PE protocol, "
-          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, its decision "
+          "IA illegal action, SV sandbox, DQ disqualified), the games it forfeited, the moves the "
+          "arena played for it (substituted), its decision "
           "times, and its logs (its stderr: one file per set and seat; built-in players write "
           "none).</p>\n<table id=\"t-verdicts\"><thead><tr><th class=\"l\">entrant</th>",
           out);
     for (int v = 0; v < NV; v++)
         fprintf(out, "<th>%s</th>", VERDICTS[v]);
-    fputs("<th>forfeits</th><th>decisions</th><th>mean ms</th><th>max ms</th><th class=\"l\">logs"
+    fputs("<th>forfeits</th><th>substituted</th><th>decisions</th><th>mean ms</th><th>max "
+          "ms</th><th class=\"l\">logs"
           "</th></tr></thead><tbody>\n",
           out);
     for (int i = 0; i < r->n; i++) {
@@ -1086,9 +1197,14 @@ static void verdicts_html(FILE *out, const rep *r, const av_report_opts *o)
         fputs("</td>", out);
         for (int v = 0; v < NV; v++)
             fprintf(out, "<td%s>%lld</td>", e->verdicts[v] ? " class=\"bad\"" : "", e->verdicts[v]);
-        fprintf(out, "<td>%lld</td><td>%lld</td>", e->forfeits, e->decisions);
-        td_num(out, e->decisions ? e->wall_ms / (double)e->decisions : NAN, 2, 0);
-        td_num(out, e->max_ms, 1, 0);
+        fprintf(out, "<td%s>%lld</td><td%s>%lld</td><td>%lld</td>",
+                e->forfeits ? " class=\"bad\"" : "", e->forfeits,
+                e->marks.substituted > 0 ? " class=\"bad\"" : "", e->marks.substituted,
+                e->decisions);
+        /* timings are measured here, not stored: as they are */
+        fprintf(out, e->decisions ? "<td>%.2f</td>" : "<td class=\"na\">-</td>",
+                e->decisions ? e->wall_ms / (double)e->decisions : 0.0);
+        fprintf(out, "<td>%.1f</td>", e->max_ms);
         if (L && L[i].n) {
             fprintf(out, "<td class=\"l\" data-logs=\"%lld\">", L[i].n);
             for (int k = 0; k < L[i].nf; k++) /* file names of [A-Za-z0-9._-] only */
@@ -1168,7 +1284,13 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
             fputs("</span> ", out);
             h(out, json_string_value(json_array_get(names, (size_t)seat)));
             fputs(": ", out);
-            h(out, str(v, "detail", ""));
+            if (o->publish) { /* no absolute path of this machine on a published page */
+                char clean[1200];
+                av_scrub_paths(str(v, "detail", ""), clean, sizeof clean);
+                h(out, clean);
+            } else {
+                h(out, str(v, "detail", ""));
+            }
             if (o->log_dir && r->tournament && r->seats > 0) {
                 long long set = json_integer_value(json_object_get(g, "set"));
                 int rot = (int)json_integer_value(json_object_get(g, "rotation"));
@@ -1309,6 +1431,44 @@ static void howto_html(FILE *out)
           out);
 }
 
+static void kb(char *b, size_t n, long long bytes)
+{
+    if (bytes < 10 * 1024)
+        snprintf(b, n, "%.1f KB", (double)bytes / 1024);
+    else if (bytes < 10 * 1024 * 1024)
+        snprintf(b, n, "%lld KB", (bytes + 512) / 1024);
+    else
+        snprintf(b, n, "%.1f MB", (double)bytes / (1024 * 1024));
+}
+
+/* A published report: each entrant's folder of its games as its seat saw them, with sizes */
+static void handouts_html(FILE *out, const av_report_opts *o)
+{
+    char b[32];
+    kb(b, sizeof b, o->total_bytes);
+    fprintf(out,
+            "<h2 id=\"handouts\">Each entrant's games</h2>\n<p class=\"meta\">This folder is "
+            "<span id=\"total-size\">%s</span> (%lld bytes, this page included). Each entrant's "
+            "folder holds its games as its seat saw them (RULES 8.3: no other seat's hidden "
+            "card, no seed): hand it to the entrant's author.</p>\n<table id=\"t-handouts\">"
+            "<thead><tr><th class=\"l\">entrant</th><th class=\"l\">folder</th><th>pages</th>"
+            "<th>size</th></tr></thead><tbody>\n",
+            b, o->total_bytes);
+    for (int i = 0; i < o->nhandouts; i++) {
+        const av_handout *x = &o->handouts[i];
+        kb(b, sizeof b, x->bytes);
+        fputs("<tr><td class=\"l\">", out);
+        h(out, x->name);
+        fputs("</td><td class=\"l\"><a href=\"", out);
+        h(out, x->folder);
+        fputs("/index.html\">", out);
+        h(out, x->folder);
+        fprintf(out, "/</a></td><td>%lld</td><td data-bytes=\"%lld\">%s</td></tr>\n", x->pages,
+                x->bytes, b);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 static int fill(void *ctx, FILE *out, const char *name)
 {
     page *p = ctx;
@@ -1331,7 +1491,10 @@ static int fill(void *ctx, FILE *out, const char *name)
             fputs(", configuration ", out);
             h(out, str(r->results, "config_hash", ""));
         }
-        fputs("</p>\n<nav><a href=\"#standings\">standings</a>", out);
+        fputs("</p>\n<nav>", out);
+        if (p->o->handouts)
+            fputs("<a href=\"#handouts\">each entrant's games</a>", out);
+        fputs("<a href=\"#standings\">standings</a>", out);
         if (r->rank_p)
             fputs("<a href=\"#rankp\">rank probabilities</a>", out);
         if (r->cross)
@@ -1347,6 +1510,8 @@ static int fill(void *ctx, FILE *out, const char *name)
             fputs("<p class=\"bad\">Not connected: some entrants never met, directly or through "
                   "others; their ratings are not on one scale.</p>\n",
                   out);
+        if (p->o->handouts)
+            handouts_html(out, p->o);
         fputs("<h2 id=\"block\">To paste</h2>\n<pre class=\"block\" id=\"paste\">", out);
         char *buf = NULL;
         size_t len = 0;
@@ -1405,6 +1570,7 @@ int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, si
     for (int i = 0; i < r.dup_ntop; i++)
         dup_free(&r.dup_top[i]);
     free(r.gm);
+    free(r.pos);
     free(r.rank_p);
     free(r.e);
     return rc;

@@ -25,6 +25,7 @@ typedef struct av_replay_opts {
     const char *base; /* file name stem of the sibling views ("m1-d0-r0"): the page links
                          base.html and base.seatK.html; NULL: no links */
     const char *back; /* a link back to the report ("../report.html"), or NULL */
+    const char *back_label; /* what that link says ("report" when NULL) */
     av_clocks clocks;
     int partial; /* a game in progress (arena/live): a record without its result line is
                     drawn up to its last action instead of refused */
@@ -32,6 +33,8 @@ typedef struct av_replay_opts {
                     the run's seed (av_public_id) (arena/live: during a tournament a spectator
                     with the seeds could work out the deals of the games not played yet); the
                     seat pages never show either */
+    int publish; /* 1: a page for `arena report --publish`: absolute paths in a verdict's
+                    detail are shortened (av_scrub_paths) */
 } av_replay_opts;
 
 /* Replay the record at path with the engine and write its page to out. Checks every hand end
@@ -55,11 +58,53 @@ typedef struct av_report_opts {
     long long max_games;    /* html: games listed (the rest are counted, not listed) */
     const char *log_dir;    /* html: the logs folder relative to the report ("logs"), or NULL */
     int no_seed;            /* game ids without the run's seed (av_public_id), for arena/live */
+    int publish;            /* `arena report --publish`: no seed, verdict details without
+                               absolute paths, and the handouts below listed */
+    const struct av_handout *handouts; /* [nhandouts]: each entrant's folder, or NULL */
+    int nhandouts;
+    long long total_bytes; /* the published folder's size, this page included */
 } av_report_opts;
+
+/* One entrant's handout in a published report: its folder (relative to the report), the
+ * pages in it and their size in bytes. */
+typedef struct av_handout {
+    const char *name, *folder;
+    long long pages, bytes;
+} av_handout;
 
 /* Write the report of folder dir (results.json, games.jsonl, timings.jsonl) to out. Returns
  * 0, or -1 with a message ("FILE:LINE: why" where it applies) in err. */
 int av_report(const char *dir, const av_report_opts *o, FILE *out, char *err, size_t cap);
+
+/* ---- The marks (marks.c) ------------------------------------------------------------------ */
+
+/* What an entrant's rating does not say, shown in its row on every page (docs/report.md, "The
+ * marks"): from a results.json standing (tournament) or bot (match), as the arena wrote it. */
+typedef struct av_marks {
+    int never_played;      /* a verdict in every game and not one decision answered */
+    int disqualified;      /* DQ: disqualified in a set, or errors past max_error_share */
+    long long error_games; /* games with a verdict against it */
+    long long games;       /* its games */
+    long long forfeits;    /* games it forfeited */
+    long long substituted; /* moves the arena played for it; -1: not known */
+} av_marks;
+
+/* The marks of a standing or bot object (substituted from a match's substituted_actions; a
+ * tournament's standings have none: -1 until the caller counts games.jsonl's). */
+void av_marks_read(const json_t *row, av_marks *m);
+
+/* The marks as text, ", "-separated, in this order: "never played" (unless skip_never),
+ * "DQ (errors in N of M)", "N forfeits", "N moves substituted"; "" when there is none.
+ * Returns the length written. */
+size_t av_marks_text(const av_marks *m, int skip_never, char *buf, size_t cap);
+
+/* ---- Publishing (marks.c) ------------------------------------------------------------------ */
+
+/* Copy s into buf with every absolute path shortened to ".../" and its last part (a verdict's
+ * detail may quote the bot's stderr: 'File "/home/ann/bot.py", line 3'), for pages that leave
+ * the machine. A path is a '/' that starts s or follows a space, quote, bracket, '=', ':' or
+ * ','. */
+void av_scrub_paths(const char *s, char *buf, size_t cap);
 
 /* ---- Shared by the two pages (html.c) ---------------------------------------------------- */
 

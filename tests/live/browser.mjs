@@ -119,6 +119,19 @@ const shown = await page.evaluate(() => [...document.querySelectorAll('#t-standi
 const want = results.standings.map((r) => ({ name: r.name, score: r.score, games: r.games }));
 check('the final standings equal results.json: ' + JSON.stringify(shown), JSON.stringify(shown) === JSON.stringify(want));
 check('the page says the standings are final', /final/.test(await page.textContent('#st-kind')));
+// the marks (issue 25), as the report writes them from results.json
+const marks = await page.evaluate(() => [...document.querySelectorAll('#t-standings tbody tr')].map((tr) =>
+  [tr.children[1].textContent, tr.children[2].textContent, tr.children[7].textContent]));
+const wantMarks = results.standings.map((r) => {
+  const m = [];
+  if (r.never_played) m.push('never played');
+  if (r.disqualified) m.push('DQ (errors in ' + r.error_games + ' of ' + r.games + ')');
+  if (r.forfeits) m.push(r.forfeits + ' forfeit' + (r.forfeits === 1 ? '' : 's'));
+  return [r.name, r.never_played, m.join(', ') || '-'];
+});
+check('the final standings carry the marks of results.json: ' + JSON.stringify(marks),
+  JSON.stringify(marks.map((x) => [x[0], x[1] === 'never played', x[2]])) === JSON.stringify(wantMarks) &&
+  wantMarks.some((x) => x[1] && /DQ/.test(x[2])));
 await page.screenshot({ path: path.join(cfg.shots, 'live-final.png'), fullPage: true });
 
 // a finished game's replay and the report open from the page

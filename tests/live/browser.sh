@@ -17,7 +17,8 @@ if [ ! -d "$HERE/../view/node_modules/playwright-core" ]; then
     finish
 fi
 # a slow bot (15 ms a decision) so that games last long enough to be watched; every table
-# has a greedy player, so no game drags on
+# has a greedy player or the bot that dies at its first move (never played, DQ: the marks),
+# so no game drags on
 cat >"$TMP/t.tour" <<TOUR
 [tournament]
 name = live-browser
@@ -32,6 +33,8 @@ command = $(helper slow --sleep-ms 15)
 command = $B/bots/greedy_bot
 [entrant builtin]
 command = @greedy
+[entrant dead]
+command = $(helper crash --after 0)
 TOUR
 cat >"$TMP/cfg.json" <<CFG
 {"ready": "$TMP/ready", "urlfile": "$TMP/url", "out": "$TMP/out", "shots": "$B/tests/live/screens"}

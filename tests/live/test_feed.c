@@ -198,7 +198,9 @@ static void test_feed(void **state)
     /* the end: results.json's standings, released after the delay */
     put("results.json",
         "{\"standings\":[{\"rank\":1,\"name\":\"x\",\"score\":5.5,\"score_ci\":[1,9],\"games\":1,"
-        "\"wins\":1,\"mean_place\":1.0}]}",
+        "\"wins\":1,\"mean_place\":1.0},{\"rank\":2,\"name\":\"dead\",\"score\":-0.04,"
+        "\"score_ci\":[-0.25,52.75],\"games\":18,\"wins\":0,\"mean_place\":2.0,"
+        "\"never_played\":true,\"disqualified\":true,\"error_games\":18,\"forfeits\":18}]}",
         "w");
     al_feed_poll(f, 11000);
     assert_int_equal(al_feed_finished(f), 0);
@@ -208,8 +210,17 @@ static void test_feed(void **state)
     assert_string_equal(json_string_value(json_object_get(j, "state")), "finished");
     assert_true(json_is_true(json_object_get(j, "final")));
     st = json_object_get(j, "standings");
-    assert_int_equal(json_array_size(st), 1);
+    assert_int_equal(json_array_size(st), 2);
     assert_true(json_number_value(json_object_get(json_array_get(st, 0), "score")) == 5.5);
+    /* the marks as the report writes them (issue 25), none for an entrant without */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(st, 0), "marks")), "");
+    json_t *dead = json_array_get(st, 1);
+    assert_string_equal(json_string_value(json_object_get(dead, "marks")),
+                        "never played, DQ (errors in 18 of 18), 18 forfeits");
+    assert_true(json_is_true(json_object_get(dead, "never_played")));
+    /* and its figures by the report's rounding: never "-0.0", 52.750 is +52.8 */
+    assert_string_equal(json_string_value(json_object_get(dead, "score_text")), "+0.0");
+    assert_string_equal(json_string_value(json_object_get(dead, "ci_text")), "[-0.3, +52.8]");
     json_decref(j);
     al_feed_free(f);
     char cmd[128];

@@ -27,7 +27,7 @@ const ctx = await chromium.launchPersistentContext(profile, {
 });
 const foreign = [], errors = [];
 // only the pages this test opens, from the folders it wrote; everything else is blocked
-const allowed = [cfg.replay, cfg.report, cfg.big].map((p) => 'file://' + path.dirname(path.resolve(p)));
+const allowed = [cfg.replay, cfg.report, cfg.big].concat(cfg.marks ? [cfg.marks, cfg.publish] : []).map((p) => 'file://' + path.dirname(path.resolve(p)));
 const mine = (url) => url.startsWith('file://') && allowed.some((d) => url.startsWith(d + '/')) && /\.html(#.*)?$/.test(url);
 await ctx.route('**/*', (route) => {
   const url = route.request().url();
@@ -195,6 +195,48 @@ await rp.waitForSelector('body[data-ready="1"]');
 check('a game of the report opens its replay', (await rp.title()).startsWith('okarena replay'));
 await Promise.all([rp.waitForNavigation(), rp.click('#views a:has-text("report")')]);
 check('... whose link goes back to the report', (await rp.title()).startsWith('okarena report'));
+
+// ---- the marks (issue 25): an entrant that never played is marked in its row, as results.json says ----
+if (cfg.marks) {
+  const mp = watch(await ctx.newPage());
+  await mp.goto('file://' + path.resolve(cfg.marks));
+  const mres = JSON.parse(fs.readFileSync(cfg.marks_results, 'utf8'));
+  const shownRows = await mp.$$eval('#t-standings tbody tr', (rs) => rs.map((r) => ({
+    name: r.cells[1].textContent, score: r.cells[2].textContent, marks: r.cells[12].textContent })));
+  const want = mres.standings.map((s) => {
+    const m = [];
+    if (s.never_played) m.push('never played');
+    if (s.disqualified) m.push('DQ (errors in ' + s.error_games + ' of ' + s.games + ')');
+    if (s.forfeits) m.push(s.forfeits + ' forfeit' + (s.forfeits === 1 ? '' : 's'));
+    return { name: s.name, never: s.never_played, marks: m.join(', ') || '-' };
+  });
+  const dead = want.find((w) => w.name === 'dead');
+  check('results.json: dead never played and is disqualified', dead && dead.never && /^never played, DQ \(errors in 6 of 6\)/.test(dead.marks));
+  check('the report marks every row as results.json says: ' + JSON.stringify(shownRows.map((r) => r.marks)),
+    JSON.stringify(shownRows.map((r) => [r.name, r.marks])) === JSON.stringify(want.map((w) => [w.name, w.marks])) &&
+    shownRows.every((r, i) => (r.score === 'never played') === want[i].never));
+  const markBox = await mp.$('#t-standings');
+  if (markBox) await markBox.screenshot({ path: path.join(cfg.shots, 'report-marks.png') });
+  // the published folder: its size on the index, an entrant's games, one opened as its seat saw it
+  await mp.goto('file://' + path.resolve(cfg.publish));
+  const total = await mp.textContent('#total-size');
+  check('the published index states its size: ' + total, /^\d+(\.\d)? [KM]B$/.test(total || ''));
+  const folders = await mp.$$eval('#t-handouts tbody tr', (rs) => rs.length);
+  check('... and lists a folder per entrant (' + folders + ')', folders === mres.standings.length);
+  await mp.screenshot({ path: path.join(cfg.shots, 'publish-index.png') });
+  await Promise.all([mp.waitForNavigation(), mp.click('#t-handouts a:has-text("dead/")')]);
+  const games = await mp.$$eval('#t-games tbody tr', (rs) => rs.length);
+  await mp.screenshot({ path: path.join(cfg.shots, 'publish-entrant.png') });
+  check('dead\'s folder lists its ' + games + ' games', games === 6);
+  await Promise.all([mp.waitForNavigation(), mp.click('#t-games a >> nth=0')]);
+  await mp.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+  const seatView = await mp.evaluate(() => { const d = JSON.parse(document.getElementById('okr-data').textContent); delete d.frames; return d; });
+  check('... a game opens as its seat saw it (a seat page: no game id, no seed)',
+    typeof seatView.seat === 'number' && seatView.seat >= 0 && !('seed' in seatView) && !('game' in seatView));
+  await Promise.all([mp.waitForNavigation(), mp.click('a[href="index.html"]')]);
+  check('... and links back to the entrant\'s games', (await mp.$$('#t-games')).length === 1);
+  await mp.close();
+}
 
 // ---- gin (protocol 1.1): a knock's showdown, and a bot's note beside its decision ----
 if (cfg.gin) {

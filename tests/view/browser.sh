@@ -56,11 +56,34 @@ game=$(python3 -c "
 import json
 g = [json.loads(l) for l in open('$TMP/t/games.jsonl')]
 print([x for x in g if x['verdicts']][0]['game_id'])")
+# the marks (issue 25): a bot that never answers a move (never played, DQ), its report and
+# the folder --publish writes (each entrant's games as its seat saw them)
+cat >"$TMP/k.tour" <<TOUR
+[tournament]
+name = marks
+rules = laws
+seats = 3
+deals = 2
+seed = 21
+bootstrap = 50
+[entrant greedy]
+command = @greedy
+[entrant random]
+command = @random
+[entrant dead]
+command = $(helper crash --after 0)
+TOUR
+"$ARENA" tournament "$TMP/k.tour" --out "$TMP/k" --jobs 1 --no-progress --insecure >"$TMP/k.txt" 2>&1 ||
+    cat "$TMP/k.txt"
+"$ARENA" report "$TMP/k" --format html --replays none >/dev/null
+"$ARENA" report "$TMP/k" --publish "$TMP/pub" >/dev/null
+check "the marks tournament, its report and its published folder" test -s "$TMP/k/report.html" -a -s "$TMP/pub/dead/index.html"
 shots="$BUILD/tests/view/screens"
 cat >"$TMP/cfg.json" <<CFG
 {"replay": "$TMP/t/replays/$game.html", "record": "$TMP/t/records/$game.jsonl", "seat": 1,
  "report": "$TMP/t/report.html", "results": "$TMP/t/results.json", "big": "$TMP/big.html", "gin": "$TMP/big-gin.html",
- "shots": "$(readlink -f "$BUILD")/tests/view/screens"}
+ "shots": "$(readlink -f "$BUILD")/tests/view/screens",
+ "marks": "$TMP/k/report.html", "marks_results": "$TMP/k/results.json", "publish": "$TMP/pub/index.html"}
 CFG
 NODE_PATH="$HERE/node_modules" node "$HERE/browser.mjs" "$TMP/cfg.json"
 check "the pages in chromium (browser.mjs)" test $? -eq 0

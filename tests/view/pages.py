@@ -257,6 +257,42 @@ class Tables(html.parser.HTMLParser):
             self.cell += d
 
 
+def as_shown(v, stored, dec, sign=True):
+    """A number as every page writes it (av_fmt_num): rounded to `stored` decimals as
+    results.json stores it, then to `dec`, half away from zero on the decimal value, never -0."""
+    from decimal import Decimal, ROUND_HALF_UP
+    if v is None:
+        return "-"
+    x = Decimal(repr(float(v))).quantize(Decimal(1).scaleb(-stored), ROUND_HALF_UP)
+    x = x.quantize(Decimal(1).scaleb(-dec), ROUND_HALF_UP)
+    if x == 0:
+        x = abs(x)
+    t = "%.*f" % (dec, x)
+    return ("+" + t if sign and x >= 0 else t)
+
+
+def marks_of(s, substituted):
+    """An entrant's marks as the pages write them, from its results.json standing."""
+    m = []
+    if s.get("never_played"):
+        m.append("never played")
+    if s.get("disqualified"):
+        m.append("DQ (errors in %d of %d)" % (s["error_games"], s["games"]))
+    if s.get("forfeits"):
+        m.append("%d forfeit%s" % (s["forfeits"], "" if s["forfeits"] == 1 else "s"))
+    if substituted:
+        m.append("%d move%s substituted" % (substituted, "" if substituted == 1 else "s"))
+    return m
+
+
+def substituted_by_name(g):
+    c = Counter()
+    for x in g:
+        for seat, k in enumerate(x.get("substituted", [])):
+            c[x["names"][seat]] += k
+    return c
+
+
 def cmd_report(d, page, jpath):
     import os
 
@@ -271,10 +307,14 @@ def cmd_report(d, page, jpath):
     body = lambda name: t.get(name, [])[1:]  # without the header row
     if len(body("t-standings")) != n:
         bad("standings: %d rows, results.json has %d entrants" % (len(body("t-standings")), n))
+    sub = substituted_by_name(g)
     for row, s in zip(body("t-standings"), st):
-        want = [str(s["rank"]), s["name"], "%+.1f" % s["score"], "[%+.1f, %+.1f]" % tuple(s["score_ci"]),
-                "%+.0f" % s["elo"], str(s["games"]), str(s["sets"]), str(s["wins"])]
-        got = [row[0], row[1], row[2], row[3], row[4], row[8], row[9], row[10]]
+        want = [str(s["rank"]), s["name"],
+                "never played" if s["never_played"] else as_shown(s["score"], 3, 1),
+                "[%s, %s]" % tuple(as_shown(x, 3, 1) for x in s["score_ci"]),
+                as_shown(s["elo"], 1, 0), str(s["games"]), str(s["sets"]), str(s["wins"]),
+                ", ".join(marks_of(s, sub[s["name"]])) or "-"]
+        got = [row[0], row[1], row[2], row[3], row[4], row[8], row[9], row[10], row[12]]
         if got != want:
             bad("standings row %s: %s, results.json %s" % (s["name"], got, want))
         rk = "%d" % s["rank_ci"][0] if s["rank_ci"][0] == s["rank_ci"][1] else "%d-%d" % tuple(s["rank_ci"])
@@ -319,7 +359,7 @@ def cmd_report(d, page, jpath):
             if diff is None:
                 if cell != "-":
                     bad("crosstable %d,%d: %r, results.json has none" % (i, j, cell))
-            elif not cell.startswith("%+.1f" % diff) or not cell.endswith("%d games" % games):
+            elif not cell.startswith(as_shown(diff, 3, 1)) or not cell.endswith("%d games" % games):
                 bad("crosstable %d,%d: %r, results.json %+.1f over %d games" % (i, j, cell, diff, games))
     for i, x in enumerate(body("t-ahead")):
         for j, cell in enumerate(x[1:]):
@@ -340,6 +380,8 @@ def cmd_report(d, page, jpath):
             bad("verdicts of %s: %s, results.json %s" % (s["name"], got, want))
         if int(row[9]) != s["forfeits"]:
             bad("forfeits of %s: %s, results.json %d" % (s["name"], row[9], s["forfeits"]))
+        if int(row[10]) != sub[s["name"]]:
+            bad("substituted moves of %s: %s, games.jsonl %d" % (s["name"], row[10], sub[s["name"]]))
         for v in verd:
             if v != "DQ" and from_games[(s["name"], v)] != s["verdicts"][v]:
                 bad("%s %s: %d in games.jsonl, %d in results.json" % (s["name"], v, from_games[(s["name"], v)], s["verdicts"][v]))
@@ -362,8 +404,8 @@ def cmd_report(d, page, jpath):
     for row, s in zip(body("t-verdicts"), st):
         nm = s["name"]
         want = [str(dec[nm]), "%.2f" % (wall[nm] / dec[nm]) if dec[nm] else "-", "%.1f" % most[nm]]
-        if row[10:13] != want:
-            bad("timing of %s: decisions, mean ms, max ms %s; timings.jsonl and games.jsonl %s" % (nm, row[10:13], want))
+        if row[11:14] != want:
+            bad("timing of %s: decisions, mean ms, max ms %s; timings.jsonl and games.jsonl %s" % (nm, row[11:14], want))
         timed += dec[nm]
     if timed == 0:
         bad("timing: no decision in games.jsonl, nothing checked")

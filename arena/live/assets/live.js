@@ -25,13 +25,17 @@
     s.standings.forEach(function (r) {
       var tr = el('tr');
       tr.appendChild(el('td', '', r.rank));
-      tr.appendChild(el('td', 'l', r.name + (r.disqualified ? ' (disqualified)' : '')));
-      tr.appendChild(el('td', '', num(r.score, s.final ? 1 : 1)));
-      tr.appendChild(el('td', r.ci ? '' : 'na',
-        r.ci && r.ci[0] !== null ? '[' + num(r.ci[0], 1) + ', ' + num(r.ci[1], 1) + ']' : '-'));
+      tr.appendChild(el('td', 'l', r.name));
+      /* never played: its score comes of forfeits, not of play (as in the report) */
+      tr.appendChild(el('td', r.never_played ? 'mark' : '',
+        r.never_played ? 'never played' : r.score_text || num(r.score, 1)));
+      tr.appendChild(el('td', r.ci ? '' : 'na', r.ci_text ||
+        (r.ci && r.ci[0] !== null ? '[' + num(r.ci[0], 1) + ', ' + num(r.ci[1], 1) + ']' : '-')));
       tr.appendChild(el('td', '', r.games));
       tr.appendChild(el('td', '', r.wins));
       tr.appendChild(el('td', '', r.mean_place === undefined || r.mean_place === null ? '-' : Number(r.mean_place).toFixed(2)));
+      /* the marks: never played, DQ, forfeits, substituted moves (docs/report.md) */
+      tr.appendChild(el('td', r.marks ? 'l mark' : 'l', r.marks || '-'));
       tr.setAttribute('data-name', r.name);
       tr.setAttribute('data-score', r.score);
       tb.appendChild(tr);

@@ -40,7 +40,7 @@
     if (data.clocks) m += ', clock ' + data.clocks.decision + ' ms a decision' + (data.clocks.bank ? ' + bank ' + data.clocks.bank + ' ms' : '');
     $('meta').textContent = m;
     var nav = $('views');
-    if (data.back) { var b = el('a', '', '\u2190 report'); b.href = data.back; nav.appendChild(b); }
+    if (data.back) { var b = el('a', '', '\u2190 ' + (data.back_label || 'report')); b.href = data.back; nav.appendChild(b); }
     (data.views || []).forEach(function (v) {
       if (v.on) { nav.appendChild(el('span', 'on', v.label)); return; }
       var a = el('a', '', v.label); a.href = v.href; a.setAttribute('data-href', v.href); nav.appendChild(a);
