@@ -850,12 +850,11 @@ int ar_results_finish(ar_results *r, const ar_match_totals *t)
     return rc;
 }
 
+/* The one rounding rule of the figures people read (util's ar_fmt_num), as `arena report`
+ * shows a match's figures: the same digits in the table and the report. */
 static void fmt_signed(char *buf, size_t cap, double v)
 {
-    if (!isfinite(v))
-        snprintf(buf, cap, "-");
-    else
-        snprintf(buf, cap, "%+.1f", v);
+    ar_fmt_num(buf, cap, v, 3, 1, 1);
 }
 
 void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)

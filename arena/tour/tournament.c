@@ -558,24 +558,22 @@ typedef struct outputs {
     int print;
 } outputs;
 
-/* v for printing with `dec` decimals: never "-0.0" (a rounded tiny negative reads as a
- * difference that is not there) */
-static double unneg(double v, int dec)
+/* "v [lo, hi]" by the one rounding rule of the figures people read (util's ar_fmt_num: as
+ * results.json stores the value, `stored` decimals, then `dec` shown), so the table and
+ * `arena report` print the same digits. */
+static void fmt_interval(char *buf, size_t cap, int stored, int dec, double v, double lo, double hi)
 {
-    return fabs(v) < 0.5 * pow(10, -dec) ? 0.0 : v;
-}
-
-/* "v [lo, hi]" with `dec` decimals and a sign, or just "v" without an interval ("-" for no
- * value: never nan). */
-static void fmt_interval(char *buf, size_t cap, int dec, double v, double lo, double hi)
-{
-    if (!isfinite(v))
-        snprintf(buf, cap, "-");
-    else if (isfinite(lo) && isfinite(hi))
-        snprintf(buf, cap, "%+.*f [%+.*f, %+.*f]", dec, unneg(v, dec), dec, unneg(lo, dec), dec,
-                 unneg(hi, dec));
-    else
-        snprintf(buf, cap, "%+.*f", dec, unneg(v, dec));
+    char a[20], b[20], c[20]; /* "-" for no value: never nan */
+    ar_fmt_num(a, sizeof a, v, stored, dec, 1);
+    if (!isfinite(v) || !isfinite(lo) || !isfinite(hi)) {
+        snprintf(buf, cap, "%s", a);
+        return;
+    }
+    ar_fmt_num(b, sizeof b, lo, stored, dec, 1);
+    ar_fmt_num(c, sizeof c, hi, stored, dec, 1);
+    char whole[64];
+    snprintf(whole, sizeof whole, "%s [%s, %s]", a, b, c);
+    snprintf(buf, cap, "%s", whole);
 }
 
 /* A CSV field: the number with `dec` decimals, empty when there is none (NaN). */
@@ -947,10 +945,10 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
             int i = rr.order[r];
             const ar_rank_entry *en = &rr.entry[i];
             char sc[96], el[96], rk[32], pn[16], vd[128] = "";
-            fmt_interval(sc, sizeof sc, 1, en->score, en->score_lo, en->score_hi);
+            fmt_interval(sc, sizeof sc, 3, 1, en->score, en->score_lo, en->score_hi);
             if (ng[i] > 0 && nd[i] == 0 && eg[i] == ng[i])
                 snprintf(sc, sizeof sc, "never played");
-            fmt_interval(el, sizeof el, 0, en->elo, en->elo_lo, en->elo_hi);
+            fmt_interval(el, sizeof el, 1, 0, en->elo, en->elo_lo, en->elo_hi);
             if (en->rank_lo > 0)
                 snprintf(rk, sizeof rk, "%d-%d", en->rank_lo, en->rank_hi);
             else
@@ -990,7 +988,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                     if (r == c || !p->games || !isfinite(p->diff))
                         snprintf(cell, 64, "-");
                     else
-                        fmt_interval(cell, 64, dec, p->diff, p->diff_lo, p->diff_hi);
+                        fmt_interval(cell, 64, 3, dec, p->diff, p->diff_lo, p->diff_hi);
                     if ((int)strlen(cell) > cw)
                         cw = (int)strlen(cell);
                 }
