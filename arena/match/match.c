@@ -889,20 +889,26 @@ static void freeze_others(ar_match *m, const ar_bot *keep)
     }
 }
 
-/* pace: wait until pace_ms after the last Decision was handed out (the loop keeps serving
- * the bots' stderr and exits meanwhile). Returns 1 if interrupted. */
+/* pace: wait until pace_ms after the last Decision was handed out, the loop serving the bots'
+ * stderr and exits meanwhile; the last 2 ms asleep until the exact moment (the loop's timers
+ * have a resolution of 1 ms, which rounds the wait by an amount that depends on how long the
+ * last decision took: a leak of a fraction of a millisecond per move). Returns 1 if
+ * interrupted. */
 static int pace_wait(ar_match *m)
 {
     if (m->cfg.pace_ms == 0 || m->handed_at == 0)
         return 0;
+    double due = m->handed_at + (double)m->cfg.pace_ms;
     for (;;) {
-        double left = m->handed_at + (double)m->cfg.pace_ms - ar_now_ms();
-        if (left <= 0)
-            return 0;
+        double left = due - ar_now_ms();
         if (ar_loop_interrupted(m->loop) || m->stopping)
             return 1;
-        loop_wait(m, left);
+        if (left <= 2.0)
+            break;
+        loop_wait(m, left - 2.0);
     }
+    ar_sleep_until_ms(due);
+    return 0;
 }
 
 static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)

@@ -10,14 +10,16 @@
  *                                     (/proc/loadavg's running tasks, /proc/stat's idle ticks);
  *                                     at each Decision after a sender's turn it logs what it
  *                                     saw in the gap since its last Choice
- *   okcollude --role time --ms S      timing channel: each Decision of a sender's turn takes
- *                                     (1 + bit * S) ms, sleeping
+ *   okcollude --role time --ms S [--levels L]
+ *                                     timing channel: each Decision of a sender's turn takes
+ *                                     (1 + sym * S) ms, sleeping, where sym (0 .. L-1, default
+ *                                     L = 2: a bit) is the turn's agreed symbol
  *   okcollude --role timerecv         logs the gap between its Choice and its next Decision
  *
- * Logs (stderr, the bot's log): "SENT r bit" and "GAP r n mean_running idle_per_ms cum_idle
- * gap_ms covered_ms", parsed by collude.sh, which judges the decoding. The receiver's thread
- * records a sample only if reading it took less than 1 ms, so a sample begun before a freeze
- * and ended after it is not counted in the gap. */
+ * Logs (stderr, the bot's log): "SENT r sym", "GAP r n mean_running idle_per_ms gap_idle
+ * gap_ms covered_ms" and "TGAP r gap_ms", parsed by collude.sh and pace.sh, which judges the
+ * decoding. The receiver's thread records a sample only if reading it took less than 1 ms, so a
+ * sample begun before a freeze and ended after it is not counted in the gap. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,10 +34,13 @@ enum { ROLE_SEND, ROLE_RECV, ROLE_TIME, ROLE_TIMERECV };
 static int role = -1;
 static int slot_ms = 15;
 
+static int levels = 2;
+
+/* The symbol of turn r, 0 .. levels-1 (a bit with the default 2 levels). */
 static int agreed_bit(uint64_t r)
 {
     uint64_t s = r ^ 0x5eedc011u;
-    return (int)(okb_rand(&s) >> 17) & 1;
+    return (int)((okb_rand(&s) >> 17) % (uint64_t)levels);
 }
 
 /* ---- the receiver's sampler ---------------------------------------------------------------- */
@@ -204,8 +209,8 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--ms") == 0)
             slot_ms = atoi(argv[i + 1]);
     }
-    if (role < 0 || slot_ms < 1) {
-        fprintf(stderr, "usage: okcollude --role send|recv|time|timerecv [--ms S]\n");
+    if (role < 0 || slot_ms < 1 || levels < 2) {
+        fprintf(stderr, "usage: okcollude --role send|recv|time|timerecv [--ms S] [--levels L]\n");
         return 2;
     }
     if (role == ROLE_RECV) {
