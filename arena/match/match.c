@@ -1459,6 +1459,12 @@ static int play_game(ar_match *m, long long d, int r)
                 return -EINVAL;
             }
         }
+        /* the bot that chose, if the next Decision goes to another seat (or none follows):
+         * frozen now, while it may still be on its way back to its read, not after the
+         * record is written (a sleeping bot must wake to be frozen) */
+        if (sl->b && (gm->g.phase == OKR_PH_HAND_OVER || gm->g.phase == OKR_PH_GAME_OVER ||
+                      m->slots[gm->seat_slot[gm->g.to_act]].b != sl->b))
+            ar_bot_freeze(sl->b);
         if (p.subst[0])
             gm->out.substituted[seat]++;
         char text[512];
