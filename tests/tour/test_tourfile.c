@@ -167,7 +167,7 @@ static void test_good_file(void **state)
     assert_string_equal(t.entrant[0].profile, "native");
     assert_int_equal(t.entrant[0].memory_mb, 256);
     assert_int_equal(t.entrant[0].startup_ms, 30000);
-    assert_int_equal(t.entrant[0].line, 36);
+    assert_int_equal(t.entrant[0].line, 38);
     assert_string_equal(t.entrant[1].profile, "auto");
     assert_int_equal(t.entrant[1].memory_mb, 0);
     assert_string_equal(t.entrant[2].name, "py.bot-2");
