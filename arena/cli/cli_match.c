@@ -27,6 +27,7 @@ void ar_match_usage(FILE *out)
             "forfeit|substitute]\n"
             "                   [--substitute first|random|greedy] [--max-error-share F]\n"
             "                   [--startup-ms A] [--decision-ms B] [--bank-ms C] [--hard-ms D]\n"
+            "                   [--ponder] [--pace MS]\n"
             "                   [--log-cap BYTES] [--progress] [--quiet] [--trace SLOT|NAME|all]\n"
             "                   [--sandbox MIN] [--insecure] [--no-sandbox] [--profile N=P]\n"
             "                   [--memory-mb M] [--pids N] [--stdout-cap B] [--bind DIR]\n"
@@ -69,6 +70,13 @@ void ar_match_usage(FILE *out)
             "  --decision-ms B  free time per decision (default 1000)\n"
             "  --bank-ms C      per-game bank for decisions longer than B (default 10000)\n"
             "  --hard-ms D      ceiling of one decision, always (default 5000)\n"
+            "  --ponder         bots run between their decisions (think on the others' time);\n"
+            "                   default: a bot runs only while it starts, decides or leaves,\n"
+            "                   frozen otherwise, so two bots are never awake at once\n"
+            "                   (docs/sandbox.md)\n"
+            "  --pace MS        hand a Decision to a bot no earlier than MS after the previous\n"
+            "                   one, so that a decision shorter than MS says nothing by its\n"
+            "                   time (default 0: none)\n"
             "  --log-cap BYTES  stderr kept per slot in DIR/logs (default 1048576; 0: none)\n"
             "  --progress       a line per game on stderr (default when stderr is a terminal)\n"
             "  --quiet          no progress, no verdict lines; the summary table still prints\n"
@@ -96,6 +104,8 @@ typedef struct match_opts {
     int substitute;
     double max_error_share;
     ar_clocks clocks;
+    int ponder;
+    long long pace_ms;
     long long log_cap;
     int progress, quiet;
     const char *trace;
@@ -245,6 +255,11 @@ static int parse_args(int argc, char **argv, match_opts *o)
         } else if ((r = ar_flag(argc, argv, &i, "--log-cap", &v)) != 0) {
             if (r < 0 || ar_parse_long("--log-cap", v, 0, 1LL << 40, &o->log_cap) < 0)
                 return AR_EXIT_USAGE;
+        } else if ((r = ar_flag(argc, argv, &i, "--pace", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--pace", v, 0, 86400000, &o->pace_ms) < 0)
+                return AR_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--ponder") == 0) {
+            o->ponder = 1;
         } else if ((r = ar_sb_flag(argc, argv, &i, &o->sb)) != 0) {
             if (r < 0)
                 return AR_EXIT_USAGE;
@@ -393,6 +408,8 @@ int ar_match_main(int argc, char **argv)
         .nbots = o.bots.n + (human != NULL),
         .slot_bot = human ? slot_bot : NULL,
         .clocks = o.clocks,
+        .ponder = o.ponder,
+        .pace_ms = (uint32_t)o.pace_ms,
         .on_error = o.on_error,
         .substitute = o.substitute,
         .max_error_share = o.max_error_share,

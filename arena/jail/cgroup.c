@@ -34,6 +34,7 @@ struct ar_cgroup {
     char dir[V1_N][PATH_MAX]; /* v1: per hierarchy ("" = absent); v2: dir[0] */
     char core[PATH_MAX];      /* v1 only: the controller-less v2 directory, "" if none */
     int dirfd;                /* v2: O_DIRECTORY fd of dir[0]; else -1 */
+    int freeze_fd;            /* cgroup.freeze of the v2 directory, opened at first use */
 };
 
 /* ---- Small file helpers ----------------------------------------------------------------- */
@@ -407,6 +408,7 @@ ar_cgroup *ar_cgroup_new(const char *name, uint64_t mem_bytes, int pids_max, cha
     }
     c->version = g_version;
     c->dirfd = -1;
+    c->freeze_fd = -1;
     char num[32];
     const char *what = "";
     int rc = 0;
@@ -504,8 +506,12 @@ int ar_cgroup_attach(ar_cgroup *c, pid_t pid)
             if (rc != 0)
                 return rc;
         }
-    if (c->core[0])
-        write_in(c->core, "cgroup.procs", num); /* best effort: the v1 dirs are the limit */
+    /* best effort: the v1 dirs are the limit; a core directory the tree is not in would
+     * kill and freeze nothing, so it is forgotten */
+    if (c->core[0] && write_in(c->core, "cgroup.procs", num) != 0) {
+        rmdir(c->core);
+        c->core[0] = '\0';
+    }
     return 0;
 }
 
@@ -575,6 +581,42 @@ int ar_cgroup_pids(const ar_cgroup *c)
     if (!d[0] || read_in(d, "pids.current", buf, sizeof buf) <= 0)
         return -1;
     return atoi(buf);
+}
+
+/* ---- Freezing --------------------------------------------------------------------------- */
+
+int ar_cgroup_freeze(ar_cgroup *c, int frozen)
+{
+    if (!c)
+        return -EINVAL;
+    const char *v2 = c->version == 2 ? c->dir[0] : c->core;
+    if (!v2[0])
+        return -ENOTSUP;
+    if (c->freeze_fd < 0) {
+        char p[PATH_MAX];
+        if (path_join(p, sizeof p, v2, "cgroup.freeze") != 0)
+            return -ENAMETOOLONG;
+        c->freeze_fd = open(p, O_WRONLY | O_CLOEXEC);
+        if (c->freeze_fd < 0)
+            return errno == ENOENT ? -ENOTSUP : -errno; /* before Linux 5.2: no freezer */
+    }
+    ssize_t w;
+    do
+        w = pwrite(c->freeze_fd, frozen ? "1" : "0", 1, 0);
+    while (w < 0 && errno == EINTR);
+    return w == 1 ? 0 : w < 0 ? -errno : -EIO;
+}
+
+int ar_cgroup_frozen(const ar_cgroup *c)
+{
+    if (!c)
+        return -EINVAL;
+    const char *v2 = c->version == 2 ? c->dir[0] : c->core;
+    char buf[256];
+    if (!v2[0] || read_in(v2, "cgroup.events", buf, sizeof buf) <= 0)
+        return -ENOTSUP;
+    long long f = keyed(buf, "frozen");
+    return f < 0 ? -ENOTSUP : (int)f;
 }
 
 /* ---- Killing and removing --------------------------------------------------------------- */
@@ -659,6 +701,10 @@ void ar_cgroup_free(ar_cgroup *c)
 {
     if (!c)
         return;
+    if (c->freeze_fd >= 0) {
+        ar_cgroup_freeze(c, 0); /* nothing is left frozen, whatever the kill does */
+        close(c->freeze_fd);
+    }
     ar_cgroup_kill(c);
     if (c->dirfd >= 0)
         close(c->dirfd);

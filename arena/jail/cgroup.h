@@ -47,6 +47,17 @@ uint64_t ar_cgroup_mem_peak(const ar_cgroup *c);
 /* Tasks inside now (pids.current); -1 if unknown. */
 int ar_cgroup_pids(const ar_cgroup *c);
 
+/* The cgroup v2 freezer (Linux 5.2+) on the whole tree: frozen 1 stops every task of it (and
+ * every task that joins later) where it is, 0 lets them run again. Works in v2 mode and, on
+ * hybrid hosts, through the controller-less v2 directory. Asynchronous: the write returns
+ * once every task is told; a running task stops at its next return to user space (within
+ * microseconds), and ar_cgroup_frozen says when all have. A frozen task still dies of
+ * SIGKILL and of cgroup.kill. Returns 0, or -ENOTSUP when c has no v2 directory or the kernel
+ * no freezer (the caller then stops the process group with signals), or -errno. */
+int ar_cgroup_freeze(ar_cgroup *c, int frozen);
+/* cgroup.events "frozen": 1 once every task is frozen, 0 if not, -ENOTSUP as above. */
+int ar_cgroup_frozen(const ar_cgroup *c);
+
 /* Kill every task: cgroup.kill (v2, kernel 5.14+), else SIGKILL every pid of cgroup.procs,
  * repeated until it is empty (bounded, ~1 s). Returns 0, or -EBUSY if tasks remain. */
 int ar_cgroup_kill(ar_cgroup *c);

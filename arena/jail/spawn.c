@@ -1876,6 +1876,24 @@ int ar_spawn_prog_status(ar_proc *p, int *status)
     return got;
 }
 
+int ar_spawn_freeze(pid_t pid, pid_t prog_pid, struct ar_cgroup *cg, int frozen)
+{
+    if (pid <= 0)
+        return -ESRCH;
+    if (cg && !getenv("OKR_FREEZE_SIGNALS") && ar_cgroup_freeze(cg, frozen) == 0)
+        return AR_FREEZE_CGROUP;
+    int sig = frozen ? SIGSTOP : SIGCONT;
+    if (prog_pid > 0 && prog_pid != pid) {
+        /* jailed: the program is the only one that may run (it cannot fork: the filter kills
+         * fork, vfork and clone without CLONE_THREAD); our init only waits for it, and is not
+         * woken for nothing */
+        return kill(prog_pid, sig) == 0 ? AR_FREEZE_SIGNALS : -ESRCH;
+    }
+    /* a plain child: its group, and the pid itself in case it left the group */
+    int a = kill(-pid, sig), b = kill(pid, sig);
+    return a == 0 || b == 0 ? AR_FREEZE_SIGNALS : -ESRCH;
+}
+
 void ar_spawn_kill(pid_t pid)
 {
     if (pid <= 0)

@@ -218,6 +218,18 @@ int ar_spawn_is_sanitized(const char *path);
  * Safe to call more than once; ESRCH is not an error. */
 void ar_spawn_kill(pid_t pid);
 
+/* Stop (frozen 1) or resume (0) the child's whole tree, so that a bot runs only while it
+ * decides (docs/sandbox.md, "Bots run only while they decide"): with cg (the child's cgroup)
+ * the cgroup v2 freezer where it has a v2 directory (every task of the tree, init included);
+ * else SIGSTOP / SIGCONT to the program prog_pid when it is not the child itself (jailed: the
+ * program cannot fork, so it and its threads are all that may run), or to the child's process
+ * group and the child (a plain child). Both take effect within microseconds, both let SIGKILL
+ * through. Returns AR_FREEZE_CGROUP or AR_FREEZE_SIGNALS (how), or -ESRCH when there is no
+ * such process. OKR_FREEZE_SIGNALS=1 in the arena's environment uses the signals even where
+ * the freezer works (for the tests and benchmarks of that path on a host with cgroups). */
+enum { AR_FREEZE_CGROUP = 1, AR_FREEZE_SIGNALS = 2 };
+int ar_spawn_freeze(pid_t pid, pid_t prog_pid, struct ar_cgroup *cg, int frozen);
+
 /* Kill every process that is our child but not one of keep[0..nkeep) nor the spared one
  * (ar_spawn_spare): descendants of bots that were re-parented to us as their subreaper. Reads
  * /proc; returns how many it killed (0 when /proc is unreadable). They are reaped by the

@@ -138,6 +138,7 @@ ar_bot *ar_bot_new(ar_loop *loop, const ar_bot_config *cfg)
     b->jail.env_extra = copy_strv(cfg->env_extra);
     b->memory_mb = cfg->memory_mb;
     b->pids_max = cfg->pids_max;
+    b->freeze = cfg->freeze && !cfg->connect;
     b->in_fd = b->out_fd = b->err_fd = b->status_fd = -1;
     b->ready_ms = -1;
     b->trace = cfg->trace;
@@ -194,6 +195,7 @@ void ar_bot_free(ar_bot *b)
     if (!b)
         return;
     if (b->pid > 0 && !b->exited) {
+        ar_bot_thaw(b); /* its init must run to die with it */
         ar_spawn_kill(b->pid);
         ar_loop_unwatch(b->loop, b->pid);
     }
@@ -229,6 +231,31 @@ static void arm(ar_bot *b, double ms)
     evtimer_add(b->ev_timer, &tv);
 }
 
+/* ---- Freezing ----------------------------------------------------------------------------- */
+
+static void set_frozen(ar_bot *b, int on)
+{
+    if (!b->freeze || b->pid <= 0 || b->exited || b->frozen == on)
+        return;
+    int how = ar_spawn_freeze(b->pid, b->prog_pid, b->cgroup, on);
+    if (how < 0)
+        return; /* gone: its exit is on its way */
+    b->frozen = on;
+    b->freeze_how = how;
+    if (on)
+        b->freezes++;
+}
+
+void ar_bot_thaw(ar_bot *b)
+{
+    set_frozen(b, 0);
+}
+
+void ar_bot_freeze(ar_bot *b)
+{
+    set_frozen(b, 1);
+}
+
 /* ---- Failure ------------------------------------------------------------------------------ */
 
 static void copy_str(char *dst, size_t cap, const char *src)
@@ -250,8 +277,10 @@ void ar_bot_fail(ar_bot *b, int kind, const char *clock, const char *rule, const
     va_end(ap);
     trace_line(b, '!', "verdict %s%s%s: %s", ar_verdict_name(kind), b->verdict.clock[0] ? " " : "",
                b->verdict.clock, b->verdict.detail);
-    if (b->pid > 0 && !b->exited)
+    if (b->pid > 0 && !b->exited) {
+        ar_bot_thaw(b);
         ar_spawn_kill(b->pid);
+    }
     close_conn(b);
     drop_choice(b);
     b->state = AR_BOT_FAILED;
@@ -381,16 +410,27 @@ int ar_bot_decide(ar_bot *b, const Okrpb__ToBot *m, uint64_t id, uint32_t bank_l
     b->state = AR_BOT_THINKING;
     arm(b, b->clocks.hard_ms); /* until the Decision is out: the bot must read it */
     flush(b);
+    /* after the write: the bot wakes once, to its Decision, not once to the thaw and again to
+     * the bytes (its clock, from the last byte written, holds the thaw's microseconds) */
+    ar_bot_thaw(b);
     return ar_bot_alive(b) ? 0 : -EPIPE;
 }
 
-Okrpb__FromBot *ar_bot_take_choice(ar_bot *b)
+Okrpb__FromBot *ar_bot_take_choice_awake(ar_bot *b)
 {
     if (b->state != AR_BOT_CHOSE)
         return NULL;
     Okrpb__FromBot *c = b->choice;
     b->choice = NULL;
     b->state = AR_BOT_READY;
+    return c;
+}
+
+Okrpb__FromBot *ar_bot_take_choice(ar_bot *b)
+{
+    Okrpb__FromBot *c = ar_bot_take_choice_awake(b);
+    if (c)
+        ar_bot_freeze(b); /* its decision is over */
     return c;
 }
 
@@ -404,6 +444,7 @@ void ar_bot_cancel(ar_bot *b)
         drop_choice(b);
         evtimer_del(b->ev_timer);
         b->state = AR_BOT_READY;
+        ar_bot_freeze(b);
     }
 }
 
@@ -467,6 +508,7 @@ static void handle_frame(ar_bot *b, const uint8_t *msg, size_t len)
         b->ready_ms = ar_now_ms() - b->started_at;
         evtimer_del(b->ev_timer);
         b->state = AR_BOT_READY;
+        ar_bot_freeze(b); /* until its first Decision */
         break;
     case OKRPB__FROM_BOT__MSG_CHOICE: {
         uint64_t id = fb->choice->id;
@@ -734,6 +776,7 @@ static void broken(ar_bot *b, const char *what)
     }
     if (!b->eof) {
         b->eof = 1;
+        ar_bot_thaw(b); /* its init must run to reap it and pass on its status */
         drop_event(&b->ev_in);
         drop_event(&b->ev_out);
         close_fd(&b->in_fd);
@@ -1073,6 +1116,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
     b->eof = 0;
     b->exited = 0;
     b->pid = 0;
+    b->frozen = 0; /* a new process runs until its Ready */
     b->ready_ms = -1;
     b->cpu_counted = 0;
     b->decision_id = 0;
@@ -1175,6 +1219,7 @@ int ar_bot_start(ar_bot *b, const Okrpb__ToBot *hello)
 void ar_bot_close(ar_bot *b, const char *reason, uint32_t grace_ms)
 {
     int was_alive = ar_bot_alive(b);
+    ar_bot_thaw(b); /* it must read its Bye, or at least exit */
     if (was_alive && reason) {
         Okrpb__Bye bye = OKRPB__BYE__INIT;
         bye.reason = (char *)reason;

@@ -113,6 +113,11 @@ typedef struct ar_bot_config {
     const char *cwd;             /* its working folder (copied); NULL: the arena's */
     char *const *own;            /* its own files and folders as the jail shows them (copied),
                                     named when it dies for want of a file */
+    /* 1: the bot runs only while it starts (spawn to Ready), decides (Decision written to
+     * Choice read) or says goodbye; frozen the rest of the time (ar_spawn_freeze: the cgroup
+     * freezer, else SIGSTOP). 0: it runs all the time (ponder = on). No effect on a seat with
+     * no process. */
+    int freeze;
     /* the protocol trace (--trace): every frame each way as one line of text, with the
      * starts and verdicts; NULL: none (not owned) */
     FILE *trace;
@@ -142,6 +147,10 @@ typedef struct ar_bot {
     uint32_t memory_mb;
     int pids_max;
     struct ar_cgroup *cgroup; /* FULL mode: the current process tree's cgroup, else NULL */
+    int freeze;               /* ar_bot_config.freeze */
+    int frozen;               /* the current process tree is frozen now */
+    int freeze_how;           /* AR_FREEZE_CGROUP or AR_FREEZE_SIGNALS, 0 never frozen */
+    uint64_t freezes;         /* times a process of this bot was frozen */
 
     /* process: pid > 0 while a process of ours may run (until it is reaped) */
     ar_bot_state state;
@@ -236,8 +245,13 @@ int ar_bot_queue(ar_bot *b, const Okrpb__ToBot *m);
 int ar_bot_decide(ar_bot *b, const Okrpb__ToBot *m, uint64_t id, uint32_t bank_left_ms);
 
 /* AR_BOT_CHOSE: hand the Choice to the caller (who frees it with
- * okrpb__from_bot__free_unpacked(m, NULL)) and return to READY. */
+ * okrpb__from_bot__free_unpacked(m, NULL)) and return to READY; with cfg.freeze the bot is
+ * frozen (its decision is over). */
 Okrpb__FromBot *ar_bot_take_choice(ar_bot *b);
+/* The same, but the bot is left running: the caller freezes it (ar_bot_freeze) before any
+ * other bot runs or anything waits, or asks it again at once (the match: a seat that decides
+ * twice in a row, gin's draw then discard, costs no freeze and thaw). */
+Okrpb__FromBot *ar_bot_take_choice_awake(ar_bot *b);
 
 /* THINKING or CHOSE: forget the outstanding Decision (the game ended under it). A Choice for
  * it that arrives later is dropped without a verdict (the last 8 withdrawn ids are kept).
@@ -264,6 +278,13 @@ int ar_bot_alive(const ar_bot *b);
  * directory", ...), sanitized into line; 0 if there is none. A jailed bot sees only what it
  * declares (docs/sandbox.md): RE details and check-bot then say how to declare more. */
 int ar_bot_missing_file(const ar_bot *b, char *line, size_t cap);
+
+/* With cfg.freeze: let the bot's process tree run again (it must answer, say goodbye or
+ * exit), or stop it where it is (it is not deciding). ar_bot_decide, ar_bot_close, the
+ * Ready and the Choice call them; a no-op without freeze, without a process, or when the
+ * tree is already in that state. */
+void ar_bot_thaw(ar_bot *b);
+void ar_bot_freeze(ar_bot *b);
 
 /* Update b->cpu_ms from /proc (live process). Returns b->cpu_ms. */
 double ar_bot_cpu_sample(ar_bot *b);

@@ -57,6 +57,14 @@ ar_loop *ar_loop_new(void)
     if (!l->ev_chld || !l->ev_int || !l->ev_term || evsignal_add(l->ev_chld, NULL) < 0 ||
         evsignal_add(l->ev_int, NULL) < 0 || evsignal_add(l->ev_term, NULL) < 0)
         goto err;
+    /* SIGCHLD only for exits: a bot stopped and continued between its decisions (SIGSTOP,
+     * SIGCONT) must not wake the loop twice per decision for nothing. libevent's handler
+     * stays; only its flags change. */
+    struct sigaction sa;
+    if (sigaction(SIGCHLD, NULL, &sa) == 0 && !(sa.sa_flags & SA_NOCLDSTOP)) {
+        sa.sa_flags |= SA_NOCLDSTOP;
+        sigaction(SIGCHLD, &sa, NULL);
+    }
     return l;
 err:
     ar_loop_free(l);

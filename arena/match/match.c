@@ -174,6 +174,7 @@ struct ar_match {
     Okrpb__Event **evp;    /* pointers for an Events */
     int caplegal, capevp;
     uint64_t next_id; /* last Decision id (decision_id) */
+    double handed_at; /* ar_now_ms() when the last Decision was handed to a bot (pace) */
     game gm;
     long long games_done;
     int stopping; /* check-bot: the bot erred, stop now */
@@ -532,6 +533,7 @@ static ar_bot *jailed_bot(ar_loop *loop, const ar_match_config *cfg, int bot, co
         .env_extra = sdk_env,
         .cwd = e->cwd,
         .own = own,
+        .freeze = !cfg->ponder,
     };
     if (trace_name) {
         bc.trace = cfg->trace;
@@ -873,10 +875,49 @@ void ar_match_stop(ar_match *m)
     m->stopping = 1;
 }
 
+/* Freeze every bot of the table but keep (NULL: all of them; a no-op with ponder = on and
+ * for a bot already frozen). A bot that chose is left running by ask_bot (no freeze and thaw
+ * when it decides again at once, as in gin's draw then discard); it is frozen here before
+ * another bot runs or the match waits: at the next Decision to another seat, before a pace
+ * wait, and at the start of every game. */
+static void freeze_others(ar_match *m, const ar_bot *keep)
+{
+    for (int k = 0; k < m->cfg.players; k++) {
+        ar_bot *o = m->slots[k].b;
+        if (o && o != keep && o->frozen == 0 && o->freeze)
+            ar_bot_freeze(o);
+    }
+}
+
+/* pace: wait until pace_ms after the last Decision was handed out, the loop serving the bots'
+ * stderr and exits meanwhile; the last 2 ms asleep until the exact moment (the loop's timers
+ * have a resolution of 1 ms, which rounds the wait by an amount that depends on how long the
+ * last decision took: a leak of a fraction of a millisecond per move). Returns 1 if
+ * interrupted. */
+static int pace_wait(ar_match *m)
+{
+    if (m->cfg.pace_ms == 0 || m->handed_at == 0)
+        return 0;
+    double due = m->handed_at + (double)m->cfg.pace_ms;
+    for (;;) {
+        double left = due - ar_now_ms();
+        if (ar_loop_interrupted(m->loop) || m->stopping)
+            return 1;
+        if (left <= 2.0)
+            break;
+        loop_wait(m, left - 2.0);
+    }
+    ar_sleep_until_ms(due);
+    return 0;
+}
+
 static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
 {
     game *gm = &m->gm;
     slot *sl = &m->slots[gm->seat_slot[seat]];
+    freeze_others(m, m->cfg.pace_ms ? NULL : b);
+    if (pace_wait(m))
+        return CHOSE_STOP;
     flush_events(m, seat, b);
 
     okr_view view;
@@ -902,6 +943,7 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     tb.msg_case = OKRPB__TO_BOT__MSG_DECISION;
     tb.decision = &d;
     int drc = ar_bot_decide(b, &tb, id, gm->bank[seat]);
+    m->handed_at = ar_now_ms();
     reset_pa(m);
     /* the previous action's line, while the bot thinks; a live record's buffer is written
      * out at the latest AR_RECORD_LIVE_MS from now, however long the bot thinks */
@@ -957,7 +999,7 @@ static int ask_bot(ar_match *m, int seat, ar_bot *b, int n, pick *p)
     }
 
     /* the answer */
-    Okrpb__FromBot *fb = ar_bot_take_choice(b);
+    Okrpb__FromBot *fb = ar_bot_take_choice_awake(b); /* freeze_others freezes it */
     double ms = b->choice_ms;
     p->ms = ms;
     gm->out.decisions[seat]++;
@@ -1283,6 +1325,7 @@ static int play_game(ar_match *m, long long d, int r)
             fprintf(sl->log, "[arena: game %s, seat %d]\n", gm->id, s);
     }
     ar_loop_poll(m->loop);
+    freeze_others(m, NULL); /* the last game's last decider, before any start-up */
     ensure_ready(m);
     if (ar_loop_interrupted(m->loop))
         return -EINTR;
@@ -1419,6 +1462,12 @@ static int play_game(ar_match *m, long long d, int r)
                 return -EINVAL;
             }
         }
+        /* the bot that chose, if the next Decision goes to another seat (or none follows):
+         * frozen now, while it may still be on its way back to its read, not after the
+         * record is written (a sleeping bot must wake to be frozen) */
+        if (sl->b && (gm->g.phase == OKR_PH_HAND_OVER || gm->g.phase == OKR_PH_GAME_OVER ||
+                      m->slots[gm->seat_slot[gm->g.to_act]].b != sl->b))
+            ar_bot_freeze(sl->b);
         if (p.subst[0])
             gm->out.substituted[seat]++;
         char text[512];

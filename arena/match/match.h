@@ -108,6 +108,14 @@ typedef struct ar_match_config {
                              slot 0 sits at every seat) */
     uint64_t stdout_cap;  /* OLE beyond this many stdout bytes per decision (0: none) */
     ar_sandbox_cfg sandbox;
+    /* 1 (ponder = on, --ponder): bots run all the time, as before issue 20; 0: a bot runs only
+     * while it starts, decides or says goodbye, and is frozen the rest of the time (ar_bot
+     * freeze), so no channel that needs two bots awake at once exists (docs/sandbox.md) */
+    int ponder;
+    /* > 0 (pace = MS, --pace MS): a Decision is handed to a bot no earlier than pace_ms after
+     * the previous one was handed to a bot, so a decision that takes less than pace_ms tells
+     * the others nothing by its time (docs/sandbox.md, "What remains") */
+    uint32_t pace_ms;
     /* ---- tournaments (all zero for a plain match) ---- */
     long long first_deal; /* play deals first_deal .. first_deal + deals - 1: deal d is the
                              same deal (seed, game id, decision ids) whatever the first one */

@@ -71,6 +71,8 @@ enum {
     K_ALPHA,
     K_BETA,
     K_HANDS,
+    K_PONDER,
+    K_PACE,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -101,6 +103,8 @@ static const keydef keys[] = {
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
     {SEC_CLOCKS, "hard_ms", K_HARD_MS},
+    {SEC_CLOCKS, "ponder", K_PONDER},
+    {SEC_CLOCKS, "pace", K_PACE},
     {SEC_ERRORS, "on_error", K_ON_ERROR},
     {SEC_ERRORS, "substitute", K_SUBSTITUTE},
     {SEC_ERRORS, "max_error_share", K_MAX_ERROR_SHARE},
@@ -119,6 +123,7 @@ static const keydef keys[] = {
 enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 
 static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
+static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
@@ -864,6 +869,10 @@ static void resolve(resolver *r, ar_tour *t)
         t->clocks.bank_ms = (uint32_t)x;
     if (get_long(r, &k[K_HARD_MS], "hard_ms", 1, 86400000, &x) > 0)
         t->clocks.hard_ms = (uint32_t)x;
+    if (get_choice(r, &k[K_PONDER], "ponder", ponder_names, &c) > 0)
+        t->ponder = c;
+    if (get_long(r, &k[K_PACE], "pace", 0, 86400000, &x) > 0)
+        t->pace_ms = (uint32_t)x;
 
     if (get_choice(r, &k[K_ON_ERROR], "on_error", on_error_names, &c) > 0)
         t->on_error = c == 0 ? AR_ON_ERROR_FORFEIT : AR_ON_ERROR_SUBSTITUTE;

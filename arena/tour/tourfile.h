@@ -6,7 +6,9 @@
  *                           (round-robin | gauntlet), challenger, baseline, deals (per
  *                           table), hands (per game), max_tables, seed, out, jobs,
  *                           bootstrap
- *   [clocks]                startup_ms, decision_ms, bank_ms, hard_ms
+ *   [clocks]                startup_ms, decision_ms, bank_ms, hard_ms, ponder (off | on:
+ *                           bots run between their decisions), pace (ms between two
+ *                           Decisions at least; 0: none)
  *   [errors]                on_error (forfeit | substitute), substitute, max_error_share
  *   [sandbox]               minimum (the weakest sandbox mode accepted), memory_mb
  *   [sprt]                  s0, s1 (points per game), alpha, beta      (gauntlet only)
@@ -17,9 +19,9 @@
  * Required: rules, seats, at least `seats` entrants, a command per entrant, and challenger
  * for a gauntlet. Defaults: name = the file name without .tour, format = round-robin,
  * deals = 1, max_tables = 2000, seed = 1, out = results/<name>, jobs = 0, bootstrap = 1000,
- * clocks 10000/1000/10000/5000 ms and errors forfeit/random/0.5 (those of `arena match`),
- * minimum = off (no minimum), memory_mb = 0 (the sandbox's default), alpha = beta = 0.05.
- * A key may appear once (rule: any number of times, applied in order after the preset);
+ * clocks 10000/1000/10000/5000 ms, ponder = off, pace = 0 and errors forfeit/random/0.5 (those of
+ * `arena match`), minimum = off (no minimum), memory_mb = 0 (the sandbox's default), alpha = beta =
+ * 0.05. A key may appear once (rule: any number of times, applied in order after the preset);
  * [sprt] without both s0 and s1 is an error. Numbers are strict decimal; seed may be 0x hex.
  * Values end at an inline " ;" comment (inih); lines are at most 4093 characters.
  *
@@ -69,8 +71,10 @@ typedef struct ar_tour {
     int jobs;      /* 0: number of online CPUs */
     int bootstrap; /* replicates */
     ar_clocks clocks;
-    int on_error;   /* AR_ON_ERROR_* (match.h) */
-    int substitute; /* AR_SUB_FIRST or an ar_policy */
+    int ponder;       /* ponder = on: bots run between their decisions (match.h) */
+    uint32_t pace_ms; /* pace = MS (match.h); 0: none */
+    int on_error;     /* AR_ON_ERROR_* (match.h) */
+    int substitute;   /* AR_SUB_FIRST or an ar_policy */
     double max_error_share;
     char *sandbox_min; /* "full" | "no-cgroups" | "rootless" | "seccomp-only" | "off" */
     uint32_t memory_mb;

@@ -171,6 +171,10 @@ static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
     json_object_set_new(cl, "decision_ms", json_integer(t->clocks.decision_ms));
     json_object_set_new(cl, "bank_ms", json_integer(t->clocks.bank_ms));
     json_object_set_new(cl, "hard_ms", json_integer(t->clocks.hard_ms));
+    if (t->ponder) /* only when set: older tournaments keep their hash */
+        json_object_set_new(cl, "ponder", json_true());
+    if (t->pace_ms)
+        json_object_set_new(cl, "pace_ms", json_integer(t->pace_ms));
     json_object_set_new(c, "clocks", cl);
     json_t *er = json_object();
     json_object_set_new(
@@ -1414,6 +1418,8 @@ static void worker_main(void *arg)
         .bots = bots,
         .nbots = k,
         .clocks = t->clocks,
+        .ponder = t->ponder,
+        .pace_ms = t->pace_ms,
         .on_error = t->on_error,
         .substitute = t->substitute,
         .max_error_share = t->max_error_share,

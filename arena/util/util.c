@@ -60,6 +60,21 @@ double ar_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+void ar_sleep_until_ms(double ms)
+{
+    if (ms <= 0)
+        return;
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ms / 1e3);
+    ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1e3) * 1e6);
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
 int ar_write_all(int fd, const void *buf, size_t n)
 {
     const char *p = buf;

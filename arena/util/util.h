@@ -26,6 +26,9 @@ char *ar_xstrdup(const char *s);
 
 /* Milliseconds on CLOCK_MONOTONIC (fractional). */
 double ar_now_ms(void);
+/* Sleep until ar_now_ms() reaches ms (clock_nanosleep, absolute: no drift, no rounding to
+ * whole milliseconds); at once if it already has. */
+void ar_sleep_until_ms(double ms);
 
 /* Write all n bytes to fd, retrying on EINTR and short writes (blocking fds only). Returns 0
  * or -errno. */

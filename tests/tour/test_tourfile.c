@@ -86,6 +86,8 @@ static const char good[] = "; a tournament with every key\n"
                            "decision_ms = 50\n"
                            "bank_ms = 0\n"
                            "hard_ms = 900\n"
+                           "ponder = on\n"
+                           "pace = 25\n"
                            "[errors]\n"
                            "on_error = substitute\n"
                            "substitute = first\n"
@@ -152,6 +154,8 @@ static void test_good_file(void **state)
     assert_int_equal(t.clocks.decision_ms, 50);
     assert_int_equal(t.clocks.bank_ms, 0);
     assert_int_equal(t.clocks.hard_ms, 900);
+    assert_int_equal(t.ponder, 1);
+    assert_int_equal(t.pace_ms, 25);
     assert_int_equal(t.on_error, AR_ON_ERROR_SUBSTITUTE);
     assert_int_equal(t.substitute, AR_SUB_FIRST);
     assert_true(t.max_error_share == 0.25);
@@ -166,7 +170,7 @@ static void test_good_file(void **state)
     assert_string_equal(t.entrant[0].profile, "native");
     assert_int_equal(t.entrant[0].memory_mb, 256);
     assert_int_equal(t.entrant[0].startup_ms, 30000);
-    assert_int_equal(t.entrant[0].line, 36);
+    assert_int_equal(t.entrant[0].line, 38);
     assert_string_equal(t.entrant[1].profile, "auto");
     assert_int_equal(t.entrant[1].memory_mb, 0);
     assert_string_equal(t.entrant[2].name, "py.bot-2");
@@ -212,6 +216,8 @@ static void test_defaults(void **state)
     assert_int_equal(t.clocks.decision_ms, 1000);
     assert_int_equal(t.clocks.bank_ms, 10000);
     assert_int_equal(t.clocks.hard_ms, 5000);
+    assert_int_equal(t.ponder, 0); /* bots frozen between their decisions */
+    assert_int_equal(t.pace_ms, 0);
     assert_int_equal(t.on_error, AR_ON_ERROR_FORFEIT);
     assert_int_equal(t.substitute, AR_POLICY_RANDOM);
     assert_true(t.max_error_share == 0.5);
