@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -901,6 +902,22 @@ typedef struct mnt_entry {
 
 enum { MAX_RLIMITS = 10 };
 
+/* The jail's /proc is a folder of the read-only root, not a procfs: the files below with fixed
+ * texts (what runtimes read at start: the CPU count, the memory size), links to the bot's own
+ * process, and under /proc/pid a fresh procfs of the jail's pid namespace that holds only the
+ * processes ("subset=pid": no loadavg, stat, pressure, meminfo, vmstat, interrupts, sys, ...).
+ * So no host-wide counter, which a pair of bots could signal through (one spins, the other
+ * reads the load), and no host facts but what system calls say anyway (docs/sandbox.md). */
+enum { AR_PROC_FIXED = 6 };
+static const char *const proc_fixed[AR_PROC_FIXED] = {"cpuinfo", "loadavg", "meminfo",
+                                                      "stat",    "uptime",  "version"};
+/* {name, target} of the links beside them; the program is always pid 2 of its namespace */
+static const char *const proc_links[][2] = {{"2", "pid/2"},
+                                            {"self", "2"},
+                                            {"thread-self", "pid/thread-self"},
+                                            {"mounts", "self/mounts"},
+                                            {"net", "self/net"}};
+
 /* Pid 2's first word on the status pipe: it exists. (Not a wait status: those
  * fit in 16 bits.) */
 #define AR_SPAWN_FORKED 0x7f0f0f0f
@@ -930,6 +947,7 @@ typedef struct child_args {
     const char *stage;            /* where the new root is built before pivot_root */
     const mnt_entry *mnt;
     int nmnt;
+    char *const *proc_text; /* the texts of the jail's fixed /proc files (proc_fixed) */
 } child_args;
 
 /* What pid 2 runs before its execve is not instrumented by AddressSanitizer (the project's test
@@ -984,6 +1002,15 @@ static int c_join(char *dst, size_t cap, const char *a, const char *b)
         return -1;
     memcpy(dst, a, na);
     memcpy(dst + na, b, nb + 1);
+    return 0;
+}
+
+/* dst = a + b + c; 0, or -1 if it does not fit. */
+static int c_join3(char *dst, size_t cap, const char *a, const char *b, const char *c)
+{
+    size_t na = c_len(a);
+    if (c_join(dst, cap, a, b) < 0 || c_join(dst + na, cap - na, b, c) < 0)
+        return -1;
     return 0;
 }
 
@@ -1141,6 +1168,32 @@ _Noreturn static void child_main(const child_args *a)
     exec_program(a, rep);
 }
 
+/* The jail's /proc in the folder `dir` (proc_fixed). A kernel without "subset=pid" (before
+ * Linux 5.8) gets the whole procfs there, as before: host-wide counters included. */
+static void build_proc(const child_args *a, int rep, const char *dir)
+{
+    char p[PATH_MAX];
+    for (int i = 0; i < AR_PROC_FIXED; i++) {
+        if (c_join3(p, sizeof p, dir, "/", proc_fixed[i]) < 0)
+            child_fail(rep, AR_STEP_PROC);
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+        size_t n = c_len(a->proc_text[i]);
+        if (fd < 0 || write(fd, a->proc_text[i], n) != (ssize_t)n)
+            child_fail(rep, AR_STEP_PROC);
+        close(fd);
+    }
+    for (size_t i = 0; i < sizeof proc_links / sizeof proc_links[0]; i++)
+        if (c_join3(p, sizeof p, dir, "/", proc_links[i][0]) < 0 ||
+            symlink(proc_links[i][1], p) < 0)
+            child_fail(rep, AR_STEP_PROC);
+    if (c_join(p, sizeof p, dir, "/pid") < 0 || mkdir(p, 0555) < 0)
+        child_fail(rep, AR_STEP_PROC);
+    const unsigned long fl = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("proc", p, "proc", fl, "hidepid=2,subset=pid") < 0 &&
+        (errno != EINVAL || mount("proc", dir, "proc", fl, "hidepid=2") < 0))
+        child_fail(rep, AR_STEP_PROC);
+}
+
 /* Build the jail's file system under a->stage and make it the root. */
 static void build_root(const child_args *a, int rep)
 {
@@ -1190,10 +1243,9 @@ static void build_root(const child_args *a, int rep)
      * not even listed; the init is not dumpable (init_main), so pid 1 and its command line
      * (the arena's: the match seed, the other bots' commands) are invisible to the bot although
      * both have uid 1000 (an unprivileged user namespace maps one uid only) */
-    if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0555) < 0 && errno != EEXIST))
+    if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0755) < 0 && errno != EEXIST))
         child_fail(rep, AR_STEP_PROC);
-    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0)
-        child_fail(rep, AR_STEP_PROC);
+    build_proc(a, rep, p);
     /* the working directory's path, so that relative arguments still resolve */
     if (a->cwd && c_join(p, sizeof p, a->stage, a->cwd) == 0 && c_mkdir_parents(p) == 0)
         mkdir(p, 0755);
@@ -1420,6 +1472,59 @@ static mnt_entry *plan_mounts(const ar_jail *j, int *n_out)
     }
     *n_out = n;
     return m;
+}
+
+/* The texts of the jail's fixed /proc files (proc_fixed), malloc'ed into a->proc_text: as many
+ * CPUs as the arena may run on (sched_getaffinity says as much to the bot), the bot's memory
+ * limit as the memory (1 GiB without one), nothing running, no time since boot, the kernel's
+ * release (uname says it too). */
+static void proc_texts(const ar_jail *j, char **text)
+{
+    static int ncpu;
+    if (!ncpu) {
+        cpu_set_t cs;
+        ncpu = sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs) : 1;
+        if (ncpu < 1)
+            ncpu = 1;
+    }
+    size_t cap = 256 + (size_t)ncpu * 96;
+    char *cpuinfo = ar_xmalloc(cap), *stat = ar_xmalloc(cap);
+    size_t ki = 0, ks = 0;
+    ks += (size_t)snprintf(stat, cap, "cpu  0 0 0 0 0 0 0 0 0 0\n");
+    for (int i = 0; i < ncpu; i++) {
+        ki += (size_t)snprintf(cpuinfo + ki, cap - ki,
+                               "processor\t: %d\nvendor_id\t: okarena\nmodel name\t: okarena "
+                               "CPU\n\n",
+                               i);
+        ks += (size_t)snprintf(stat + ks, cap - ks, "cpu%d 0 0 0 0 0 0 0 0 0 0\n", i);
+    }
+    snprintf(stat + ks, cap - ks,
+             "intr 0\nctxt 0\nbtime 0\nprocesses 1\nprocs_running 1\nprocs_blocked 0\n"
+             "softirq 0 0 0 0 0 0 0 0 0 0 0\n");
+    unsigned long long kb = j->mem_bytes ? j->mem_bytes / 1024 : 1ULL << 20;
+    char mem[1024];
+    size_t km = 0;
+    static const char *const mem_keys[] = {
+        "MemTotal:",  "MemFree:",  "MemAvailable:", "Buffers:",     "Cached:",      "SwapCached:",
+        "SwapTotal:", "SwapFree:", "Shmem:",        "CommitLimit:", "Committed_AS:"};
+    for (size_t i = 0; i < sizeof mem_keys / sizeof mem_keys[0]; i++)
+        km += (size_t)snprintf(mem + km, sizeof mem - km, "%-16s%8llu kB\n", mem_keys[i],
+                               i < 3 || i == 9 ? kb : 0ULL);
+    struct utsname u;
+    char ver[256];
+    snprintf(ver, sizeof ver, "Linux version %s (okarena) #1\n", uname(&u) == 0 ? u.release : "?");
+    text[0] = cpuinfo;
+    text[1] = ar_xstrdup("0.00 0.00 0.00 1/1 2\n");
+    text[2] = ar_xstrdup(mem);
+    text[3] = stat;
+    text[4] = ar_xstrdup("0.00 0.00\n");
+    text[5] = ar_xstrdup(ver);
+}
+
+static void free_proc_texts(char **text)
+{
+    for (int i = 0; i < AR_PROC_FIXED; i++)
+        free(text[i]);
 }
 
 static void free_mounts(mnt_entry *m, int n)
@@ -1673,6 +1778,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     char **env = NULL;
     mnt_entry *mnt = NULL;
     int nmnt = 0;
+    char *ptext[AR_PROC_FIXED] = {0};
     double t0 = ar_now_ms();
 
     memset(p, 0, sizeof *p);
@@ -1722,6 +1828,8 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
             goto fail;
         }
         a.scope = in_shared_net();
+        proc_texts(j, ptext);
+        a.proc_text = ptext;
         mnt = plan_mounts(j, &nmnt);
         a.mnt = mnt;
         a.nmnt = nmnt;
@@ -1839,6 +1947,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     p->status_fd = jailed ? stp[0] : -1;
     ar_spawn_argv_free(env);
     free_mounts(mnt, nmnt);
+    free_proc_texts(ptext);
     return 0;
 
 fail:
@@ -1856,6 +1965,7 @@ fail:
     close_quiet(&stp[1]);
     ar_spawn_argv_free(env);
     free_mounts(mnt, nmnt);
+    free_proc_texts(ptext);
     return rc;
 }
 
