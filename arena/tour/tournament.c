@@ -1158,7 +1158,7 @@ static int entrants_hide(const ar_tour *t, tentrants *te, const ar_sandbox_cfg *
         char msg[2 * PATH_MAX + 600];
         ar_jail_clash c;
         memset(&c, 0, sizeof c);
-        char **v = ar_match_view(&cfg, i, msg, sizeof msg, &c);
+        char **v = ar_match_view_check(&cfg, i, msg, sizeof msg, &c);
         if (v) {
             ar_spawn_argv_free(v);
             continue;
@@ -1169,8 +1169,10 @@ static int entrants_hide(const ar_tour *t, tentrants *te, const ar_sandbox_cfg *
                        ? en->command_line
                        : en->line;
         fprintf(stderr, "%s:%d: entrant %s: %s\n", t->path, line, en->name, msg);
+        ar_spawn_view_forget();
         return -EPERM;
     }
+    ar_spawn_view_forget();
     return 0;
 }
 
