@@ -1564,7 +1564,8 @@ static void build_root(const child_args *a, int rep)
                 child_fail_arg(rep, AR_STEP_BIND, i);
         }
     }
-    /* a fresh /proc of the new pid namespace. hidepid=2: a process the bot may not ptrace is
+    /* /proc: fixed files and, in /proc/pid, a fresh procfs of the new pid namespace (build_proc).
+     * hidepid=2: a process the bot may not ptrace is
      * not even listed; the init is not dumpable (init_main), so pid 1 and its command line
      * (the arena's: the match seed, the other bots' commands) are invisible to the bot although
      * both have uid 1000 (an unprivileged user namespace maps one uid only) */
