@@ -380,13 +380,6 @@ int ar_match_main(int argc, char **argv)
                 "rotations\n",
                 o.games, deals * o.players, o.players);
 
-    if ((lockfd = ar_outlock(o.out_dir, "--out")) == -1) {
-        rc = AR_EXIT_USAGE;
-        goto out;
-    }
-    clear_outputs(o.out_dir, o.quiet);
-    if ((rc = ar_serve_start(live)) != AR_EXIT_OK)
-        goto out;
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,
@@ -417,6 +410,14 @@ int ar_match_main(int argc, char **argv)
         .live_records = live != NULL,
     };
     if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
+        goto out;
+    /* the output folder is ours from here to the end (made now if missing) */
+    if ((lockfd = ar_outlock(o.out_dir, "--out")) == -1) {
+        rc = AR_EXIT_USAGE;
+        goto out;
+    }
+    clear_outputs(o.out_dir, o.quiet);
+    if ((rc = ar_serve_start(live)) != AR_EXIT_OK)
         goto out;
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
