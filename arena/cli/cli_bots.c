@@ -113,13 +113,15 @@ int ar_cli_bots_check_views(const ar_match_config *cfg)
 {
     for (int i = 0; i < cfg->nbots; i++) {
         char msg[2 * PATH_MAX + 600];
-        char **v = ar_match_view(cfg, i, msg, sizeof msg, NULL);
+        char **v = ar_match_view_check(cfg, i, msg, sizeof msg, NULL);
         if (!v) {
             fprintf(stderr, "arena: bot %s: %s\n", cfg->bots[i].name, msg);
+            ar_spawn_view_forget();
             return AR_EXIT_USAGE;
         }
         ar_spawn_argv_free(v);
     }
+    ar_spawn_view_forget();
     return AR_EXIT_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "jail/spawn.h"
 #include "live/live.h"
 #include "match/match.h"
+#include "util/outlock.h"
 #include "util/util.h"
 
 void ar_match_usage(FILE *out)
@@ -350,6 +351,7 @@ int ar_match_main(int argc, char **argv)
     ar_cli_human *human = NULL;
     ar_entrant *ents = NULL;
     int slot_bot[OKR_MAX_PLAYERS];
+    int lockfd = -1; /* one arena per output folder, for the whole match */
 
     okr_rules rules;
     int rc = parse_args(argc, argv, &o);
@@ -393,9 +395,6 @@ int ar_match_main(int argc, char **argv)
                 "rotations\n",
                 o.games, deals * o.players, o.players);
 
-    clear_outputs(o.out_dir, o.quiet);
-    if ((rc = ar_serve_start(live)) != AR_EXIT_OK)
-        goto out;
     ar_match_config cfg = {
         .rules = rules,
         .players = o.players,
@@ -429,6 +428,14 @@ int ar_match_main(int argc, char **argv)
     };
     if ((rc = ar_cli_bots_check_views(&cfg)) != AR_EXIT_OK)
         goto out;
+    /* the output folder is ours from here to the end (made now if missing) */
+    if ((lockfd = ar_outlock(o.out_dir, "--out")) == -1) {
+        rc = AR_EXIT_USAGE;
+        goto out;
+    }
+    clear_outputs(o.out_dir, o.quiet);
+    if ((rc = ar_serve_start(live)) != AR_EXIT_OK)
+        goto out;
     ar_match *m = ar_match_new(&cfg);
     int mrc = ar_match_run(m);
     if (human && ar_cli_human_end(human) < 0)
@@ -446,6 +453,8 @@ int ar_match_main(int argc, char **argv)
     ar_serve_end(live, &o.serve, rc);
     live = NULL;
 out:
+    if (lockfd >= 0)
+        close(lockfd);
     al_stop(live);
     free(ents);
     ar_cli_human_free(human);

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -461,6 +462,261 @@ static void vl_free(view_list *l)
     free(l->kind);
 }
 
+/* ---- Identities: what a path is, not what it is called ------------------------------------ */
+
+/* A file or folder by device and inode. */
+typedef struct fid {
+    dev_t dev;
+    ino_t ino;
+} fid;
+typedef struct fidlist {
+    fid *v;
+    size_t n, cap;
+} fidlist;
+
+static void fid_push(fidlist *l, dev_t dev, ino_t ino)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->v = ar_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = (fid){dev, ino};
+}
+
+static int fid_cmp(const void *a, const void *b)
+{
+    const fid *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static int fid_has(const fidlist *l, fid f)
+{
+    return l->n && bsearch(&f, l->v, l->n, sizeof f, fid_cmp) != NULL;
+}
+
+static int dot_or_dotdot(const char *n)
+{
+    return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]));
+}
+
+/* Every regular file below the folder fd (taken and closed), by the inode its directory entry
+ * names: listed, not stat'ed (one fstat per folder, for its device). Symbolic links are not
+ * followed; 64 levels at most. */
+static void list_files(int fd, fidlist *out, int depth)
+{
+    struct stat st;
+    DIR *d = fstat(fd, &st) == 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (dot_or_dotdot(e->d_name))
+            continue;
+        unsigned char t = e->d_type;
+        ino_t ino = e->d_ino;
+        if (t == DT_UNKNOWN) {
+            struct stat es;
+            if (fstatat(dirfd(d), e->d_name, &es, AT_SYMLINK_NOFOLLOW) < 0)
+                continue;
+            t = S_ISDIR(es.st_mode) ? DT_DIR : S_ISREG(es.st_mode) ? DT_REG : DT_LNK;
+            ino = es.st_ino;
+        }
+        if (t == DT_REG) {
+            fid_push(out, st.st_dev, ino);
+        } else if (t == DT_DIR && depth < 64) {
+            int c = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (c >= 0)
+                list_files(c, out, depth + 1);
+        }
+    }
+    closedir(d);
+}
+
+/* The folders listed by deep checks since the last ar_spawn_view_forget (the check at a run's
+ * start asks for each entrant's folders once as its own and once as hidden from every other
+ * entrant: each is listed once). */
+typedef struct listed {
+    char *path;
+    fidlist files;
+} listed;
+static listed *listed_cache;
+static int n_listed, cap_listed;
+
+void ar_spawn_view_forget(void)
+{
+    for (int i = 0; i < n_listed; i++) {
+        free(listed_cache[i].path);
+        free(listed_cache[i].files.v);
+    }
+    free(listed_cache);
+    listed_cache = NULL;
+    n_listed = cap_listed = 0;
+}
+
+/* The regular files below a folder (canonical path), sorted, listed once (listed_cache). An
+ * empty list for a path that is not a folder. */
+static const fidlist *files_below(const char *canon)
+{
+    for (int i = 0; i < n_listed; i++)
+        if (strcmp(listed_cache[i].path, canon) == 0)
+            return &listed_cache[i].files;
+    if (n_listed == cap_listed) {
+        cap_listed = cap_listed ? 2 * cap_listed : 16;
+        listed_cache = ar_xrealloc(listed_cache, (size_t)cap_listed * sizeof *listed_cache);
+    }
+    listed *e = &listed_cache[n_listed++];
+    e->path = ar_xstrdup(canon);
+    memset(&e->files, 0, sizeof e->files);
+    int fd = open(canon, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0)
+        list_files(fd, &e->files, 0);
+    if (e->files.n)
+        qsort(e->files.v, e->files.n, sizeof(fid), fid_cmp);
+    return &e->files;
+}
+
+/* The path of the regular file f below the folder dir (for a message), 1 if found. */
+static int find_file(const char *dir, fid f, char *out, size_t cap, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        char p[PATH_MAX];
+        struct stat st;
+        if (dot_or_dotdot(e->d_name) ||
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p || lstat(p, &st) < 0)
+            continue;
+        if (S_ISREG(st.st_mode) && st.st_dev == f.dev && st.st_ino == f.ino) {
+            snprintf(out, cap, "%s", p);
+            found = 1;
+        } else if (S_ISDIR(st.st_mode) && depth < 64) {
+            found = find_file(p, f, out, cap, depth + 1);
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* The mount points of the arena's mount namespace (/proc/self/mountinfo, escapes decoded). */
+static char **mount_points(void)
+{
+    strlist l = {0};
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char *line = NULL;
+    size_t cap = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        /* ID PARENT MAJ:MIN ROOT MOUNT-POINT ... */
+        char *w = line;
+        for (int k = 0; k < 4 && w; k++) {
+            w = strchr(w, ' ');
+            if (w)
+                w++;
+        }
+        if (!w)
+            continue;
+        char mp[PATH_MAX];
+        size_t n = 0;
+        for (; *w && *w != ' ' && *w != '\n' && n + 1 < sizeof mp; w++) {
+            if (w[0] == '\\' && w[1] >= '0' && w[1] <= '3' && w[2] >= '0' && w[2] <= '7' &&
+                w[3] >= '0' && w[3] <= '7') {
+                mp[n++] = (char)((w[1] - '0') * 64 + (w[2] - '0') * 8 + (w[3] - '0'));
+                w += 3;
+            } else {
+                mp[n++] = *w;
+            }
+        }
+        mp[n] = '\0';
+        sl_push(&l, mp);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    if (!l.v)
+        l.v = ar_xcalloc(1, sizeof *l.v);
+    return l.v;
+}
+
+static void refuse(ar_jail_clash *clash, int why, int hide, int kind, const char *shown,
+                   const char *inside, const char *same)
+{
+    if (!clash)
+        return;
+    clash->why = why;
+    clash->hide = hide;
+    clash->kind = kind;
+    snprintf(clash->shown, sizeof clash->shown, "%s", shown);
+    snprintf(clash->inside, sizeof clash->inside, "%s", inside ? inside : "");
+    snprintf(clash->same, sizeof clash->same, "%s", same ? same : "");
+}
+
+/* Deep: does the folder c (canonical; shown as `shown`, of kind `kind`) hold a mount point? */
+static int holds_mount(char *const *mounts, const char *c, const char *shown, int kind,
+                       ar_jail_clash *clash)
+{
+    for (int m = 0; mounts[m]; m++)
+        if (strcmp(mounts[m], c) != 0 && path_within(mounts[m], c)) {
+            refuse(clash, AR_CLASH_MOUNT, -1, kind, shown, mounts[m], NULL);
+            return 1;
+        }
+    return 0;
+}
+
+/* Deep: is a regular file shown (one of `files`, a shown folder's or a shown file) the same
+ * file as a hidden one (a hidden file, or one below a hidden folder)? */
+static int links_hidden(const view_list *l, char *const *canon, const fidlist *const *files,
+                        int nfiles, int nhide, char (*hidden)[PATH_MAX], ar_jail_clash *clash)
+{
+    for (int h = 0; h < nhide; h++) {
+        struct stat st;
+        if (stat(hidden[h], &st) < 0)
+            continue;
+        fidlist one = {0};
+        const fidlist *theirs = &one;
+        if (S_ISREG(st.st_mode))
+            fid_push(&one, st.st_dev, st.st_ino);
+        else if (S_ISDIR(st.st_mode))
+            theirs = files_below(hidden[h]);
+        for (size_t k = 0; k < theirs->n; k++) {
+            int hit = 0;
+            for (int f = 0; f < nfiles && !hit; f++)
+                hit = fid_has(files[f], theirs->v[k]);
+            if (!hit)
+                continue;
+            /* found: name both (listing again, which only a refusal pays) */
+            char in[PATH_MAX] = "", same[PATH_MAX];
+            int i = 0;
+            for (; i < l->path.n; i++) {
+                struct stat ss;
+                if (stat(canon[i], &ss) < 0)
+                    continue;
+                if (S_ISREG(ss.st_mode) && ss.st_dev == theirs->v[k].dev &&
+                    ss.st_ino == theirs->v[k].ino) {
+                    snprintf(in, sizeof in, "%s", l->path.v[i]);
+                    break;
+                }
+                if (S_ISDIR(ss.st_mode) && find_file(canon[i], theirs->v[k], in, sizeof in, 0))
+                    break;
+            }
+            if (i == l->path.n)
+                continue; /* not shown after all (a runtime's prefix) */
+            if (theirs == &one || !find_file(hidden[h], theirs->v[k], same, sizeof same, 0))
+                snprintf(same, sizeof same, "%s", hidden[h]);
+            refuse(clash, AR_CLASH_LINK, h, l->kind[i], l->path.v[i], in, same);
+            free(one.v);
+            return 1;
+        }
+        free(one.v);
+    }
+    return 0;
+}
+
 char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
 {
     view_list l = {0};
@@ -472,6 +728,15 @@ char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
     char here[PATH_MAX];
     if (!getcwd(here, sizeof here))
         snprintf(here, sizeof here, "/");
+    /* deep: what each hidden path and every folder above it is (device, inode): a shown path
+     * that is one of them under another name (a bind mount, a hard link) shows the hidden one */
+    typedef struct alias {
+        fid id;
+        int hide;
+        char *path;
+    } alias;
+    alias *al = NULL;
+    int nal = 0, alcap = 0;
     for (int h = 0; h < nhide; h++) {
         /* not abs_in: a hidden path may not exist yet, not even its folder (--out a/b/c) */
         char abs[PATH_MAX];
@@ -480,35 +745,93 @@ char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash)
         if (k < 0 || (size_t)k >= sizeof abs)
             snprintf(abs, sizeof abs, "/"); /* too long to place: hide everything */
         canonical(abs, hidden[h], sizeof hidden[h]);
+        char up[PATH_MAX];
+        snprintf(up, sizeof up, "%s", hidden[h]);
+        for (; v->deep;) {
+            struct stat st;
+            if (stat(up, &st) == 0) {
+                if (nal == alcap) {
+                    alcap = alcap ? 2 * alcap : 32;
+                    al = ar_xrealloc(al, (size_t)alcap * sizeof *al);
+                }
+                al[nal++] = (alias){{st.st_dev, st.st_ino}, h, ar_xstrdup(up)};
+            }
+            char *s = strrchr(up, '/');
+            if (!s || !up[1])
+                break;
+            s[s == up ? 1 : 0] = '\0';
+        }
     }
+    char **mounts = v->deep ? mount_points() : NULL;
+    char **canon = ar_xcalloc((size_t)l.path.n + 1, sizeof *canon);
+    /* deep: every regular file shown: the shown files, then each shown folder's list */
+    fidlist shown_files = {0};
+    const fidlist **files = ar_xcalloc((size_t)l.path.n + 1, sizeof *files);
+    int nfiles = 1;
+    files[0] = &shown_files;
     /* every path shown, as the kernel will resolve it, against every path hidden: neither may
-     * hold the other. A runtime's prefix that would is left out instead (the runtime then
-     * runs from the system folders or fails on its own). */
+     * hold the other, nor be the other (or a folder above it) under another name. A runtime's
+     * prefix that would is left out instead (the runtime then runs from the system folders or
+     * fails on its own). */
     strlist keep = {0};
     int refused = 0;
     for (int i = 0; i < l.path.n && !refused; i++) {
         char c[PATH_MAX];
         int kind = l.kind[i];
         canonical(l.path.v[i], c, sizeof c);
-        int h = -2;
+        canon[i] = ar_xstrdup(c);
+        int h = -2, why = AR_CLASH_PATH;
+        const char *same = NULL;
         /* every folder: a declared one, --bind, an SDK folder from OKBOT_*, a runtime's
          * prefix (/root/bin/python3 would make it /root) */
-        if (kind != AR_SHOW_PROGRAM && kind != AR_SHOW_SCRIPT && holds_home(c))
+        int folder = kind != AR_SHOW_PROGRAM && kind != AR_SHOW_SCRIPT;
+        if (folder && holds_home(c))
             h = -1;
         for (int k = 0; k < nhide && h == -2; k++)
             if (path_within(hidden[k], c) || path_within(c, hidden[k]))
                 h = k;
+        struct stat st;
+        int exists = v->deep && stat(c, &st) == 0;
+        for (int k = 0; k < nal && h == -2 && exists; k++)
+            if (al[k].id.dev == st.st_dev && al[k].id.ino == st.st_ino) {
+                h = al[k].hide;
+                why = AR_CLASH_SAME;
+                same = al[k].path;
+            }
+        ar_jail_clash mc;
+        if (h == -2 && v->deep && exists && S_ISDIR(st.st_mode) &&
+            holds_mount(mounts, c, l.path.v[i], kind, &mc)) {
+            h = -1;
+            why = AR_CLASH_MOUNT;
+        }
         if (h == -2) {
             sl_push(&keep, l.path.v[i]);
+            if (exists && S_ISREG(st.st_mode))
+                fid_push(&shown_files, st.st_dev, st.st_ino);
+            else if (exists && S_ISDIR(st.st_mode) && kind != AR_SHOW_RUNTIME)
+                files[nfiles++] = files_below(c);
         } else if (kind != AR_SHOW_RUNTIME) {
             refused = 1;
-            if (clash) {
-                clash->hide = h;
-                clash->kind = kind;
-                snprintf(clash->shown, sizeof clash->shown, "%s", l.path.v[i]);
+            if (why == AR_CLASH_MOUNT) {
+                if (clash)
+                    *clash = mc;
+            } else {
+                refuse(clash, why, h, kind, l.path.v[i], NULL, same);
             }
         }
     }
+    if (!refused && v->deep) {
+        if (shown_files.n)
+            qsort(shown_files.v, shown_files.n, sizeof *shown_files.v, fid_cmp);
+        refused = links_hidden(&l, canon, files, nfiles, nhide, hidden, clash);
+    }
+    free(shown_files.v);
+    free(files);
+    ar_spawn_argv_free(mounts);
+    ar_spawn_argv_free(canon);
+    for (int k = 0; k < nal; k++)
+        free(al[k].path);
+    free(al);
     free(hidden);
     vl_free(&l);
     if (refused) {
@@ -895,11 +1218,30 @@ enum { MNT_DIR, MNT_FILE, MNT_DEV, MNT_LINK };
 typedef struct mnt_entry {
     const char *path;      /* absolute, also the source */
     int kind;              /* MNT_* */
+    int own;               /* a bot's bind (not the system's): not recursive, so a mount point
+                              made inside it after the check at the run's start is not shown
+                              (in a user namespace the bind then fails instead) */
     unsigned long remount; /* fallback MS_REMOUNT flags (keeps the source's locked flags) */
     char *target;          /* MNT_LINK: the symbolic link's text (malloc'ed) */
 } mnt_entry;
 
 enum { MAX_RLIMITS = 10 };
+
+/* The jail's /proc is a folder of the read-only root, not a procfs: the files below with fixed
+ * texts (what runtimes read at start: the CPU count, the memory size), links to the bot's own
+ * process, and under /proc/pid a fresh procfs of the jail's pid namespace that holds only the
+ * processes ("subset=pid": no loadavg, stat, pressure, meminfo, vmstat, interrupts, sys, ...).
+ * So no host-wide counter, which a pair of bots could signal through (one spins, the other
+ * reads the load), and no host facts but what system calls say anyway (docs/sandbox.md). */
+enum { AR_PROC_FIXED = 6 };
+static const char *const proc_fixed[AR_PROC_FIXED] = {"cpuinfo", "loadavg", "meminfo",
+                                                      "stat",    "uptime",  "version"};
+/* {name, target} of the links beside them; the program is always pid 2 of its namespace */
+static const char *const proc_links[][2] = {{"2", "pid/2"},
+                                            {"self", "2"},
+                                            {"thread-self", "pid/thread-self"},
+                                            {"mounts", "self/mounts"},
+                                            {"net", "self/net"}};
 
 /* Pid 2's first word on the status pipe: it exists. (Not a wait status: those
  * fit in 16 bits.) */
@@ -930,6 +1272,7 @@ typedef struct child_args {
     const char *stage;            /* where the new root is built before pivot_root */
     const mnt_entry *mnt;
     int nmnt;
+    char *const *proc_text; /* the texts of the jail's fixed /proc files (proc_fixed) */
 } child_args;
 
 /* What pid 2 runs before its execve is not instrumented by AddressSanitizer (the project's test
@@ -984,6 +1327,15 @@ static int c_join(char *dst, size_t cap, const char *a, const char *b)
         return -1;
     memcpy(dst, a, na);
     memcpy(dst + na, b, nb + 1);
+    return 0;
+}
+
+/* dst = a + b + c; 0, or -1 if it does not fit. */
+static int c_join3(char *dst, size_t cap, const char *a, const char *b, const char *c)
+{
+    size_t na = c_len(a);
+    if (c_join(dst, cap, a, b) < 0 || c_join(dst + na, cap - na, b, c) < 0)
+        return -1;
     return 0;
 }
 
@@ -1141,6 +1493,32 @@ _Noreturn static void child_main(const child_args *a)
     exec_program(a, rep);
 }
 
+/* The jail's /proc in the folder `dir` (proc_fixed). A kernel without "subset=pid" (before
+ * Linux 5.8) gets the whole procfs there, as before: host-wide counters included. */
+static void build_proc(const child_args *a, int rep, const char *dir)
+{
+    char p[PATH_MAX];
+    for (int i = 0; i < AR_PROC_FIXED; i++) {
+        if (c_join3(p, sizeof p, dir, "/", proc_fixed[i]) < 0)
+            child_fail(rep, AR_STEP_PROC);
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+        size_t n = c_len(a->proc_text[i]);
+        if (fd < 0 || write(fd, a->proc_text[i], n) != (ssize_t)n)
+            child_fail(rep, AR_STEP_PROC);
+        close(fd);
+    }
+    for (size_t i = 0; i < sizeof proc_links / sizeof proc_links[0]; i++)
+        if (c_join3(p, sizeof p, dir, "/", proc_links[i][0]) < 0 ||
+            symlink(proc_links[i][1], p) < 0)
+            child_fail(rep, AR_STEP_PROC);
+    if (c_join(p, sizeof p, dir, "/pid") < 0 || mkdir(p, 0555) < 0)
+        child_fail(rep, AR_STEP_PROC);
+    const unsigned long fl = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("proc", p, "proc", fl, "hidepid=2,subset=pid") < 0 &&
+        (errno != EINVAL || mount("proc", dir, "proc", fl, "hidepid=2") < 0))
+        child_fail(rep, AR_STEP_PROC);
+}
+
 /* Build the jail's file system under a->stage and make it the root. */
 static void build_root(const child_args *a, int rep)
 {
@@ -1172,7 +1550,7 @@ static void build_root(const child_args *a, int rep)
             if (fd >= 0)
                 close(fd);
         }
-        if (mount(e->path, p, NULL, MS_BIND | MS_REC, NULL) < 0)
+        if (mount(e->path, p, NULL, MS_BIND | (e->own ? 0 : MS_REC), NULL) < 0)
             child_fail_arg(rep, AR_STEP_BIND, i);
         /* read-only, no set-uid, no devices (but the devices themselves), recursively */
         struct mount_attr ma;
@@ -1186,14 +1564,14 @@ static void build_root(const child_args *a, int rep)
                 child_fail_arg(rep, AR_STEP_BIND, i);
         }
     }
-    /* a fresh /proc of the new pid namespace. hidepid=2: a process the bot may not ptrace is
+    /* /proc: fixed files and, in /proc/pid, a fresh procfs of the new pid namespace (build_proc).
+     * hidepid=2: a process the bot may not ptrace is
      * not even listed; the init is not dumpable (init_main), so pid 1 and its command line
      * (the arena's: the match seed, the other bots' commands) are invisible to the bot although
      * both have uid 1000 (an unprivileged user namespace maps one uid only) */
-    if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0555) < 0 && errno != EEXIST))
+    if (c_join(p, sizeof p, a->stage, "/proc") < 0 || (mkdir(p, 0755) < 0 && errno != EEXIST))
         child_fail(rep, AR_STEP_PROC);
-    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0)
-        child_fail(rep, AR_STEP_PROC);
+    build_proc(a, rep, p);
     /* the working directory's path, so that relative arguments still resolve */
     if (a->cwd && c_join(p, sizeof p, a->stage, a->cwd) == 0 && c_mkdir_parents(p) == 0)
         mkdir(p, 0755);
@@ -1415,11 +1793,65 @@ static mnt_entry *plan_mounts(const ar_jail *j, int *n_out)
                 e->kind = MNT_FILE;
             }
             e->remount = remount_flags(list[i], e->kind == MNT_DEV);
+            e->own = pass == 2;
             n++;
         }
     }
     *n_out = n;
     return m;
+}
+
+/* The texts of the jail's fixed /proc files (proc_fixed), malloc'ed into a->proc_text: as many
+ * CPUs as the arena may run on (sched_getaffinity says as much to the bot), the bot's memory
+ * limit as the memory (1 GiB without one), nothing running, no time since boot, the kernel's
+ * release (uname says it too). */
+static void proc_texts(const ar_jail *j, char **text)
+{
+    static int ncpu;
+    if (!ncpu) {
+        cpu_set_t cs;
+        ncpu = sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs) : 1;
+        if (ncpu < 1)
+            ncpu = 1;
+    }
+    size_t cap = 256 + (size_t)ncpu * 96;
+    char *cpuinfo = ar_xmalloc(cap), *stat = ar_xmalloc(cap);
+    size_t ki = 0, ks = 0;
+    ks += (size_t)snprintf(stat, cap, "cpu  0 0 0 0 0 0 0 0 0 0\n");
+    for (int i = 0; i < ncpu; i++) {
+        ki += (size_t)snprintf(cpuinfo + ki, cap - ki,
+                               "processor\t: %d\nvendor_id\t: okarena\nmodel name\t: okarena "
+                               "CPU\n\n",
+                               i);
+        ks += (size_t)snprintf(stat + ks, cap - ks, "cpu%d 0 0 0 0 0 0 0 0 0 0\n", i);
+    }
+    snprintf(stat + ks, cap - ks,
+             "intr 0\nctxt 0\nbtime 0\nprocesses 1\nprocs_running 1\nprocs_blocked 0\n"
+             "softirq 0 0 0 0 0 0 0 0 0 0 0\n");
+    unsigned long long kb = j->mem_bytes ? j->mem_bytes / 1024 : 1ULL << 20;
+    char mem[1024];
+    size_t km = 0;
+    static const char *const mem_keys[] = {
+        "MemTotal:",  "MemFree:",  "MemAvailable:", "Buffers:",     "Cached:",      "SwapCached:",
+        "SwapTotal:", "SwapFree:", "Shmem:",        "CommitLimit:", "Committed_AS:"};
+    for (size_t i = 0; i < sizeof mem_keys / sizeof mem_keys[0]; i++)
+        km += (size_t)snprintf(mem + km, sizeof mem - km, "%-16s%8llu kB\n", mem_keys[i],
+                               i < 3 || i == 9 ? kb : 0ULL);
+    struct utsname u;
+    char ver[256];
+    snprintf(ver, sizeof ver, "Linux version %s (okarena) #1\n", uname(&u) == 0 ? u.release : "?");
+    text[0] = cpuinfo;
+    text[1] = ar_xstrdup("0.00 0.00 0.00 1/1 2\n");
+    text[2] = ar_xstrdup(mem);
+    text[3] = stat;
+    text[4] = ar_xstrdup("0.00 0.00\n");
+    text[5] = ar_xstrdup(ver);
+}
+
+static void free_proc_texts(char **text)
+{
+    for (int i = 0; i < AR_PROC_FIXED; i++)
+        free(text[i]);
 }
 
 static void free_mounts(mnt_entry *m, int n)
@@ -1673,6 +2105,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     char **env = NULL;
     mnt_entry *mnt = NULL;
     int nmnt = 0;
+    char *ptext[AR_PROC_FIXED] = {0};
     double t0 = ar_now_ms();
 
     memset(p, 0, sizeof *p);
@@ -1722,6 +2155,8 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
             goto fail;
         }
         a.scope = in_shared_net();
+        proc_texts(j, ptext);
+        a.proc_text = ptext;
         mnt = plan_mounts(j, &nmnt);
         a.mnt = mnt;
         a.nmnt = nmnt;
@@ -1812,8 +2247,11 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
         reap(pid);
         rc = r.err > 0 ? -r.err : -EIO;
         if (r.step == AR_STEP_BIND && r.arg >= 0 && r.arg < nmnt)
-            snprintf(msg, sizeof msg, "spawn failed at %s %s: %s", ar_spawn_step_name(r.step),
-                     mnt[r.arg].path, strerror(r.err));
+            snprintf(msg, sizeof msg, "spawn failed at %s %s: %s%s", ar_spawn_step_name(r.step),
+                     mnt[r.arg].path, strerror(r.err),
+                     r.err == EINVAL && mnt[r.arg].own
+                         ? " (a mount point inside it? the jail does not show one)"
+                         : "");
         else
             snprintf(msg, sizeof msg, "spawn failed at %s: %s", ar_spawn_step_name(r.step),
                      strerror(r.err));
@@ -1839,6 +2277,7 @@ int ar_spawn_start(const ar_spawn_opts *o, ar_proc *p, char *err, size_t errcap)
     p->status_fd = jailed ? stp[0] : -1;
     ar_spawn_argv_free(env);
     free_mounts(mnt, nmnt);
+    free_proc_texts(ptext);
     return 0;
 
 fail:
@@ -1856,6 +2295,7 @@ fail:
     close_quiet(&stp[1]);
     ar_spawn_argv_free(env);
     free_mounts(mnt, nmnt);
+    free_proc_texts(ptext);
     return rc;
 }
 

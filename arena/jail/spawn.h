@@ -181,13 +181,30 @@ typedef struct ar_jail_view {
     char *const *extra; /* --bind, shown to every bot */
     int runtime;        /* an interpreted bot: the SDKs and a runtime's prefix */
     char *const *hide;  /* never shown (absolute or against the arena's folder) */
+    int deep;           /* also compare what the paths are, not only their names (the check
+                           at a run's start, not every bot's start): a shown path that is a
+                           hidden one or a folder above it (device and inode: a bind mount, a
+                           hard link), a shown folder that holds a mount point, or a file in it
+                           that is the same file as a hidden one (or one in a hidden folder)
+                           refuses the view; folders are listed (not stat'ed), each once until
+                           ar_spawn_view_forget */
 } ar_jail_view;
-/* Why a view was refused: hide[hide] (-1: the folder is "/" or holds a home) would be shown
- * through `shown`, the bot's AR_SHOW_* `kind`. */
+/* Why a view was refused, `why`:
+ * - AR_CLASH_PATH: hide[hide] (-1: the folder is "/" or holds a home) would be shown through
+ *   `shown`, the bot's AR_SHOW_* `kind`, as the paths go;
+ * - AR_CLASH_SAME: `shown` is the same file or folder (device and inode: a hard link or a
+ *   bind mount) as `same`, which is hide[hide] or a folder above it (deep only);
+ * - AR_CLASH_MOUNT: the folder `shown` holds the mount point `inside` (deep only; hide -1);
+ * - AR_CLASH_LINK: the folder `shown` holds `inside`, the same file as `same`, which is
+ *   hide[hide] or inside it (deep only). */
+enum { AR_CLASH_PATH, AR_CLASH_SAME, AR_CLASH_MOUNT, AR_CLASH_LINK };
 typedef struct ar_jail_clash {
+    int why;
     int hide;
     int kind;
     char shown[4096];
+    char inside[4096];
+    char same[4096];
 } ar_jail_clash;
 /* The binds: absolute, sorted, without duplicates or entries inside another one or inside the
  * system folders; a NULL-terminated malloc'ed array (ar_spawn_argv_free). NULL when refused
@@ -196,6 +213,9 @@ char **ar_spawn_jail_view(const ar_jail_view *v, ar_jail_clash *clash);
 /* The paths an entrant owns (program outside the system folders, scripts, declared ones), for
  * the other entrants' hide lists. Never NULL. */
 char **ar_spawn_jail_own(const ar_jail_view *v);
+/* Forget the folders the deep checks listed (each is listed once until then, for the checks of
+ * every entrant at a run's start); call it after them. */
+void ar_spawn_view_forget(void);
 /* "program" "script" "declared folder" "--bind folder" "SDK folder" "runtime folder" */
 const char *ar_spawn_show_kind(int kind);
 

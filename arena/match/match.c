@@ -422,8 +422,8 @@ char **ar_match_own(const ar_match_config *cfg, int bot)
     return ar_spawn_jail_own(&v);
 }
 
-char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
-                     ar_jail_clash *clash)
+static char **view_check(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                         ar_jail_clash *clash, int deep)
 {
     const ar_entrant *e = &cfg->bots[bot];
     if (e->builtin || e->connect || cfg->sandbox.mode < AR_SB_ROOTLESS)
@@ -454,7 +454,9 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     }
     char **hide = hl.path, **what = hl.what;
     v.hide = hide;
+    v.deep = deep;
     ar_jail_clash c;
+    memset(&c, 0, sizeof c);
     char **binds = ar_spawn_jail_view(&v, &c);
     if (!binds && clash)
         *clash = c;
@@ -463,7 +465,28 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
         !binds && c.kind == AR_SHOW_OWN && stat(c.shown, &st) == 0 && !S_ISDIR(st.st_mode)
             ? "declared file"
             : ar_spawn_show_kind(binds ? 0 : c.kind);
-    if (!binds && c.hide >= 0)
+    static const char keep[] =
+        "Keep each bot's files in a folder of its own, apart from the output folder, the .tour "
+        "file and the other bots, and declare only that folder (--files DIR after its --bot; "
+        "files = DIR in a .tour)";
+    if (!binds && c.why == AR_CLASH_MOUNT)
+        snprintf(msg, cap,
+                 "its %s %s holds a mount point, %s: the jail would show whatever is mounted "
+                 "there (a mount can show any folder, the .tour file's too). Unmount it, or "
+                 "declare a folder that holds no mount point",
+                 kind, c.shown, c.inside);
+    else if (!binds && c.why == AR_CLASH_LINK && c.hide >= 0)
+        snprintf(msg, cap,
+                 "its %s %s holds %s, the same file (a hard link) as %s, which would show it "
+                 "%s (%s). Remove the link (copy the file if the bot needs it). %s",
+                 kind, c.shown, c.inside, c.same, what[c.hide], hide[c.hide], keep);
+    else if (!binds && c.why == AR_CLASH_SAME && c.hide >= 0)
+        snprintf(msg, cap, "its %s %s is the same %s as %s (a %s), which would show it %s (%s). %s",
+                 kind, c.shown, stat(c.shown, &st) == 0 && S_ISDIR(st.st_mode) ? "folder" : "file",
+                 c.same,
+                 stat(c.shown, &st) == 0 && S_ISDIR(st.st_mode) ? "bind mount" : "hard link",
+                 what[c.hide], hide[c.hide], keep);
+    else if (!binds && c.hide >= 0)
         snprintf(msg, cap,
                  "its %s %s would show it %s (%s). Keep each bot's files in a folder of "
                  "its own, apart from the output folder, the .tour file and the other bots, and "
@@ -479,6 +502,18 @@ char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
     ar_spawn_argv_free(what);
     ar_spawn_argv_free(mine);
     return binds;
+}
+
+char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                     ar_jail_clash *clash)
+{
+    return view_check(cfg, bot, msg, cap, clash, 0);
+}
+
+char **ar_match_view_check(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                           ar_jail_clash *clash)
+{
+    return view_check(cfg, bot, msg, cap, clash, 1);
 }
 
 int ar_match_traced(const char *sel, int k, const char *name)

@@ -179,6 +179,11 @@ void ar_match_free(ar_match *m); /* accepts NULL; kills what still runs */
  * ar_spawn_argv_free. */
 char **ar_match_view(const ar_match_config *cfg, int bot, char *msg, size_t cap,
                      ar_jail_clash *clash);
+/* The same, as checked once when a run starts (every entrant, before the first game): also
+ * refused when a shown folder holds a mount point, or a file that is the same file as a hidden
+ * one (a hard link); the message names it (ar_jail_view's deep). */
+char **ar_match_view_check(const ar_match_config *cfg, int bot, char *msg, size_t cap,
+                           ar_jail_clash *clash);
 /* The paths bot `bot` owns (ar_spawn_jail_own: program outside the system folders, scripts,
  * declared files): what the other entrants may not see. Never NULL. */
 char **ar_match_own(const ar_match_config *cfg, int bot);

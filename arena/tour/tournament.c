@@ -35,6 +35,7 @@
 #include "match/match.h"
 #include "rank.h"
 #include "schedule.h"
+#include "util/outlock.h"
 #include "util/util.h"
 
 /* ---- Small helpers ---------------------------------------------------------------------------
@@ -1166,7 +1167,7 @@ static int entrants_hide(const ar_tour *t, tentrants *te, const ar_sandbox_cfg *
         char msg[2 * PATH_MAX + 600];
         ar_jail_clash c;
         memset(&c, 0, sizeof c);
-        char **v = ar_match_view(&cfg, i, msg, sizeof msg, &c);
+        char **v = ar_match_view_check(&cfg, i, msg, sizeof msg, &c);
         if (v) {
             ar_spawn_argv_free(v);
             continue;
@@ -1177,8 +1178,10 @@ static int entrants_hide(const ar_tour *t, tentrants *te, const ar_sandbox_cfg *
                        ? en->command_line
                        : en->line;
         fprintf(stderr, "%s:%d: entrant %s: %s\n", t->path, line, en->name, msg);
+        ar_spawn_view_forget();
         return -EPERM;
     }
+    ar_spawn_view_forget();
     return 0;
 }
 
@@ -1926,6 +1929,7 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
     int status = AR_EXIT_FAIL;
     char err[512] = "", hash[17];
     json_t *config = config_json(t, o), *man = NULL;
+    int lockfd = -1; /* one arena per output folder, for the whole run */
     config_hash(config, hash);
     if (tinfo_from(config, &R.ti, err, sizeof err) < 0) {
         fprintf(stderr, "arena: %s: %s\n", t->path, err);
@@ -1946,7 +1950,12 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o)
         goto out;
     }
 
-    /* the output folder: new, or this very tournament with --resume */
+    /* the output folder: ours alone while we run (a second arena, a second --resume, would
+     * play the same games and write them twice); new, or this very tournament with --resume */
+    if ((lockfd = ar_outlock(o->out_dir, "--out")) == -1) {
+        status = AR_EXIT_USAGE;
+        goto out;
+    }
     int ne = dir_nonempty(o->out_dir);
     if (ne < 0) {
         fprintf(stderr, "arena: --out %s: %s\n", o->out_dir, strerror(-ne));
@@ -2163,6 +2172,8 @@ out:
     free(R.attempts);
     free(R.x);
     free(R.queue);
+    if (lockfd >= 0)
+        close(lockfd);
     return status;
 }
 
@@ -2204,7 +2215,7 @@ static int link_or_copy(const char *from, const char *to)
 int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir, int quiet)
 {
     char err[512] = "";
-    int status = AR_EXIT_USAGE;
+    int status = AR_EXIT_USAGE, lockfd = -1;
     json_t **man = ar_xcalloc((size_t)ndirs, sizeof *man);
     ar_journal_data *jd = ar_xcalloc((size_t)ndirs, sizeof *jd);
     const char *hash = NULL;
@@ -2331,6 +2342,11 @@ int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir,
     }
     qsort(all, (size_t)nall, sizeof *all, cmp_entry_index);
 
+    /* the output folder: ours alone while we write it */
+    if ((lockfd = ar_outlock(out_dir, "--out")) == -1) {
+        status = AR_EXIT_USAGE;
+        goto out;
+    }
     int ne = dir_nonempty(out_dir);
     if (ne != 0) {
         fprintf(stderr, "arena merge: --out %s %s\n", out_dir,
@@ -2385,5 +2401,7 @@ out:
     free(which);
     tinfo_free(&ti);
     ar_schedule_free(&s);
+    if (lockfd >= 0)
+        close(lockfd);
     return status;
 }

@@ -228,6 +228,77 @@ static void test_declared_folder_holding_a_hidden_path_is_refused(void **state)
     ar_spawn_argv_free(l);
 }
 
+/* The deep check (a run's start): a file of a shown folder that is the same file as a hidden
+ * one (a hard link), or a shown path that is a hidden one under another name, is refused and
+ * named; a hard link between two files of the bot's own folder is not. The check at every
+ * bot's start does not look (it compares names only). */
+static void test_hard_links_refused_by_the_deep_check(void **state)
+{
+    (void)state;
+    char *argv[] = {at("bots/b"), NULL};
+    char *hide[] = {at("bots/x.tour"), at("cwd/out"), NULL};
+    char *own[] = {at("bots/data"), NULL};
+    ar_jail_view v = {.path = argv[0], .argv = argv, .own = own, .hide = hide, .deep = 1};
+    ar_jail_clash c;
+    char **l = ar_spawn_jail_view(&v, &c);
+    assert_non_null(l);
+    ar_spawn_argv_free(l);
+    /* a hard link to the .tour, two folders down */
+    dir("bots/data/d");
+    dir("bots/data/d/e");
+    char ln[PATH_MAX], to[PATH_MAX];
+    snprintf(ln, sizeof ln, "%s/bots/data/d/e/notes", top);
+    snprintf(to, sizeof to, "%s/bots/x.tour", top);
+    assert_int_equal(link(to, ln), 0);
+    ar_spawn_view_forget();
+    memset(&c, 0, sizeof c);
+    assert_null(ar_spawn_jail_view(&v, &c));
+    assert_int_equal(c.why, AR_CLASH_LINK);
+    assert_int_equal(c.hide, 0);
+    assert_int_equal(c.kind, AR_SHOW_OWN);
+    assert_string_equal(c.inside, ln);
+    assert_string_equal(c.same, to);
+    /* not looked for at every bot's start */
+    v.deep = 0;
+    l = ar_spawn_jail_view(&v, &c);
+    assert_non_null(l);
+    ar_spawn_argv_free(l);
+    v.deep = 1;
+    assert_int_equal(unlink(ln), 0);
+    /* a hard link to a file inside a hidden folder (the output folder) */
+    touch("cwd/out/journal", 0644);
+    snprintf(to, sizeof to, "%s/cwd/out/journal", top);
+    assert_int_equal(link(to, ln), 0);
+    ar_spawn_view_forget();
+    memset(&c, 0, sizeof c);
+    assert_null(ar_spawn_jail_view(&v, &c));
+    assert_int_equal(c.why, AR_CLASH_LINK);
+    assert_int_equal(c.hide, 1);
+    assert_string_equal(c.same, to);
+    assert_int_equal(unlink(ln), 0);
+    /* the .tour itself as a script, under another name */
+    char *argv2[] = {"/bin/sh", ln, NULL};
+    snprintf(to, sizeof to, "%s/bots/x.tour", top);
+    assert_int_equal(link(to, ln), 0);
+    ar_jail_view v2 = {.path = "/bin/sh", .argv = argv2, .hide = hide, .deep = 1};
+    ar_spawn_view_forget();
+    memset(&c, 0, sizeof c);
+    assert_null(ar_spawn_jail_view(&v2, &c));
+    assert_int_equal(c.why, AR_CLASH_SAME);
+    assert_int_equal(c.kind, AR_SHOW_SCRIPT);
+    assert_string_equal(c.same, to);
+    assert_int_equal(unlink(ln), 0);
+    /* two names of one of its own files */
+    char mine[PATH_MAX];
+    snprintf(mine, sizeof mine, "%s/bots/data/d/w", top);
+    touch("bots/data/d/w", 0644);
+    assert_int_equal(link(mine, ln), 0);
+    ar_spawn_view_forget();
+    l = ar_spawn_jail_view(&v, &c);
+    assert_non_null(l);
+    ar_spawn_argv_free(l);
+}
+
 static void test_root_and_home_are_never_a_bots_folder(void **state)
 {
     (void)state;
@@ -326,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_relative_words_against_the_bots_folder),
         cmocka_unit_test(test_same_view_from_any_folder),
         cmocka_unit_test(test_declared_folder_holding_a_hidden_path_is_refused),
+        cmocka_unit_test(test_hard_links_refused_by_the_deep_check),
         cmocka_unit_test(test_root_and_home_are_never_a_bots_folder),
         cmocka_unit_test(test_bind_option_as_given),
         cmocka_unit_test(test_own_paths),
