@@ -33,12 +33,16 @@ enum {
     HOLD_GAMES_MIN = 2 /* games judged before an entrant can be held back */
 };
 
-static volatile sig_atomic_t g_stop;
+/* The first SIGINT/SIGTERM: start no set, finish those in flight. The second: stop them now
+ * (they are abandoned, and played afresh by the next run). */
+static volatile sig_atomic_t g_stop, g_hard;
 
 static void on_stop(int sig)
 {
     if (!g_stop)
         g_stop = sig;
+    else
+        g_hard = 1;
 }
 
 /* A slot: one set (or check) being played. */
@@ -265,7 +269,13 @@ static int matchmake(league *L, int *pick)
             first = i;
         }
     }
-    int settled_mode = minsets >= MIN_SETS;
+    long long maxsets = 0;
+    for (int q = 0; q < n; q++)
+        if (L->sets_of[c[q]] > maxsets)
+            maxsets = L->sets_of[c[q]];
+    /* the settled phase, unless it has left somebody far behind (a clear leader whose
+     * interval overlaps nobody's would never play again) */
+    int settled_mode = minsets >= MIN_SETS && 3 * minsets >= maxsets;
     if (settled_mode) {
         /* everybody has its sets: the neighbours whose rank intervals overlap, the pair with
          * the fewest sets between them first */
@@ -829,7 +839,7 @@ static void finished(league *L, slot *s)
     int whole = ar_tour_set_whole(&s->p, st);
     close(s->p.fd);
     if (s->check) {
-        judge_check(L, s, whole && !g_stop);
+        judge_check(L, s, whole);
         sqlite3_stmt *u = lg_prep(L->db, "UPDATE sets SET state = ?2, finished_at = ?3 WHERE id "
                                          "= ?1");
         if (u) {
@@ -846,7 +856,7 @@ static void finished(league *L, slot *s)
             for (int j = 0; j < L->k; j++)
                 maybe_hold(L, s->ids[j]);
     } else {
-        if (!g_stop)
+        if (!g_hard)
             fprintf(stderr,
                     "arena league: set %lld ended after %d of %d games: not counted; the "
                     "entrants play another\n",
@@ -908,7 +918,7 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     signal(SIGPIPE, SIG_IGN);
-    g_stop = 0;
+    g_stop = g_hard = 0;
     if (!o->quiet)
         fprintf(stderr,
                 "arena league: %s: %s, %d seats, %d jobs; %lld sets and %lld games counted so "
@@ -968,7 +978,7 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
         }
         if (running == 0 && (g_stop || L.fatal || done))
             break;
-        if ((g_stop || L.fatal) && !stopping) {
+        if ((g_hard || L.fatal) && !stopping) {
             stopping = 1;
             stop_at = ar_now_ms();
             for (int s = 0; s < L.jobs; s++)
