@@ -45,6 +45,9 @@ void lg_entrants_free(lg_entrant *e, int n);
 int lg_set_status(sqlite3 *db, long long id, const char *status, const char *reason,
                   double held_until);
 
+/* Is the league frozen by `final`? */
+int lg_frozen(sqlite3 *db);
+
 /* Seconds since the epoch. */
 double lg_now(void);
 

@@ -532,6 +532,12 @@ int ar_league_add(const char *dir, const char *name, char *const *files, int nfi
     db = lg_db_open(dir, 0);
     if (!db || lg_exec(db, "BEGIN IMMEDIATE", "add") < 0)
         goto out;
+    if (lg_frozen(db)) {
+        fprintf(stderr, "arena league add: %s is frozen for its final: no entrant joins\n", dir);
+        lg_exec(db, "ROLLBACK", "add");
+        status = AR_EXIT_USAGE;
+        goto out;
+    }
     if (insert_entrant(db, name, command, argv, builtin ? NULL : path, nfiles ? own : NULL, cwd,
                        NULL, 0, 0) < 0) {
         lg_exec(db, "ROLLBACK", "add");
@@ -761,4 +767,262 @@ int ar_league_lock(const char *dir)
         return -1;
     }
     return fd;
+}
+
+/* ---- final ----------------------------------------------------------------------------------
+ * CodinGame's way at a contest's end: the entrants are frozen (no add, no run) and the latest
+ * live version of every bot plays a balanced rerun, a round-robin tournament of the
+ * tournament driver in DIR/final (resumable: `final` again goes on). */
+
+int lg_frozen(sqlite3 *db)
+{
+    sqlite3_stmt *st = lg_prep(db, "SELECT count(*) FROM meta WHERE key = 'frozen'");
+    int f = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return f;
+}
+
+int ar_league_frozen(const char *dir)
+{
+    sqlite3 *db = lg_db_open(dir, 0);
+    if (!db)
+        return -1;
+    int f = lg_frozen(db);
+    sqlite3_close(db);
+    return f;
+}
+
+/* argv as one command string ar_spawn_split gives back. */
+static char *join_argv(char *const *argv)
+{
+    size_t n = 1;
+    for (int i = 0; argv[i]; i++)
+        n += 2 * strlen(argv[i]) + 3;
+    char *s = ar_xmalloc(n), *w = s;
+    for (int i = 0; argv[i]; i++) {
+        if (i)
+            *w++ = ' ';
+        int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t\"\\") != NULL;
+        if (q)
+            *w++ = '"';
+        for (const char *c = argv[i]; *c; c++) {
+            if (q && (*c == '"' || *c == '\\'))
+                *w++ = '\\';
+            *w++ = *c;
+        }
+        if (q)
+            *w++ = '"';
+    }
+    *w = '\0';
+    return s;
+}
+
+int ar_league_final(const char *dir, long long deals, const ar_tour_run_opts *base)
+{
+    char ini[PATH_MAX], out[PATH_MAX], err[1024];
+    sqlite3 *db = lg_db_open(dir, 0);
+    if (!db)
+        return AR_EXIT_FAIL;
+    int lock = ar_league_lock(dir);
+    if (lock < 0) {
+        sqlite3_close(db);
+        return AR_EXIT_FAIL;
+    }
+    int status = AR_EXIT_FAIL;
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    lg_entrant *e = NULL;
+    int n = lg_entrants_load(db, &e);
+    if (n < 0)
+        goto out;
+    snprintf(ini, sizeof ini, "%s/league.ini", dir);
+    if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+        fprintf(stderr, "arena league: %s\n", err);
+        goto out;
+    }
+    for (int i = 0; i < t.nentrants; i++) {
+        free(t.entrant[i].name);
+        free(t.entrant[i].command);
+        free(t.entrant[i].profile);
+        ar_spawn_argv_free(t.entrant[i].files);
+        free(t.entrant[i].files_text);
+    }
+    t.entrant = ar_xrealloc(t.entrant, (size_t)(n ? n : 1) * sizeof *t.entrant);
+    t.nentrants = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(e[i].status, "active") != 0 && strcmp(e[i].status, "held") != 0)
+            continue;
+        ar_tour_entrant *en = &t.entrant[t.nentrants++];
+        memset(en, 0, sizeof *en);
+        en->name = ar_xstrdup(e[i].label);
+        en->command = e[i].builtin ? ar_xstrdup(e[i].command) : join_argv(e[i].argv);
+        en->profile = ar_xstrdup(e[i].profile ? e[i].profile : "auto");
+        en->memory_mb = e[i].memory_mb;
+        en->startup_ms = e[i].startup_ms;
+        if (e[i].files) {
+            int nf = 0;
+            while (e[i].files[nf])
+                nf++;
+            en->files = ar_xcalloc((size_t)nf + 1, sizeof *en->files);
+            for (int f = 0; f < nf; f++)
+                en->files[f] = ar_xstrdup(e[i].files[f]);
+            en->files_text = join_argv(e[i].files);
+        }
+        en->line = 1;
+    }
+    if (t.nentrants < t.seats) {
+        fprintf(stderr, "arena league final: %d live entrants, and a table has %d seats\n",
+                t.nentrants, t.seats);
+        status = AR_EXIT_USAGE;
+        goto out;
+    }
+    if (!lg_frozen(db)) {
+        sqlite3_stmt *st = lg_prep(db, "INSERT INTO meta(key, value) VALUES ('frozen', ?1)");
+        char now[32];
+        snprintf(now, sizeof now, "%.3f", lg_now());
+        if (!st)
+            goto out;
+        sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            goto out;
+        printf("arena league: %s is frozen: no entrant joins, `run` plays no more sets\n", dir);
+    }
+    char fname[128];
+    snprintf(fname, sizeof fname, "%s-final", t.name);
+    free(t.name);
+    t.name = ar_xstrdup(fname);
+    t.league = 0;
+    t.format = 0; /* round robin */
+    t.deals = deals;
+    if (t.max_tables <= 0)
+        t.max_tables = 2000;
+    snprintf(out, sizeof out, "%s/final", dir);
+    ar_tour_run_opts o = *base;
+    o.out_dir = out;
+    o.jobs = o.jobs > 0 ? o.jobs : t.jobs > 0 ? t.jobs : 1;
+    struct stat sb;
+    o.resume = stat(out, &sb) == 0;
+    status = ar_tournament_run(&t, &o);
+out:
+    ar_tour_free(&t);
+    lg_entrants_free(e, n > 0 ? n : 0);
+    sqlite3_close(db);
+    close(lock);
+    return status;
+}
+
+/* ---- export ---------------------------------------------------------------------------------
+ * The league's history for other tools: entrants.json (every version, its links, status and
+ * reason), ratings.csv (every round's snapshot), sets.csv, and the latest results. */
+
+static int copy_into(const char *dir, const char *out, const char *name)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    snprintf(a, sizeof a, "%s/%s", dir, name);
+    snprintf(b, sizeof b, "%s/%s", out, name);
+    if (access(a, F_OK) != 0)
+        return 0;
+    int rc = copy_file(a, b);
+    if (rc < 0)
+        fprintf(stderr, "arena league export: %s: %s\n", b, strerror(-rc));
+    return rc;
+}
+
+static int export_csv(sqlite3 *db, const char *path, const char *sql)
+{
+    sqlite3_stmt *st = lg_prep(db, sql);
+    FILE *f = st ? fopen(path, "w") : NULL;
+    if (!f) {
+        if (st)
+            fprintf(stderr, "arena league export: %s: %s\n", path, strerror(errno));
+        sqlite3_finalize(st);
+        return -1;
+    }
+    int nc = sqlite3_column_count(st);
+    for (int c = 0; c < nc; c++)
+        fprintf(f, "%s%s", c ? "," : "", sqlite3_column_name(st, c));
+    fputc('\n', f);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int c = 0; c < nc; c++) {
+            const unsigned char *v = sqlite3_column_text(st, c);
+            if (c)
+                fputc(',', f);
+            if (!v)
+                continue;
+            if (sqlite3_column_type(st, c) == SQLITE_TEXT) {
+                fputc('"', f);
+                for (const unsigned char *p = v; *p; p++) {
+                    if (*p == '"')
+                        fputc('"', f);
+                    fputc(*p, f);
+                }
+                fputc('"', f);
+            } else
+                fputs((const char *)v, f);
+        }
+        fputc('\n', f);
+    }
+    sqlite3_finalize(st);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int ar_league_export(const char *dir, const char *out)
+{
+    sqlite3 *db = lg_db_open(dir, 0);
+    if (!db)
+        return AR_EXIT_FAIL;
+    int rc = ar_mkdir_p(out);
+    if (rc < 0) {
+        fprintf(stderr, "arena league export: %s: %s\n", out, strerror(-rc));
+        sqlite3_close(db);
+        return AR_EXIT_FAIL;
+    }
+    /* one read transaction: every file of the same moment, while `run` writes on */
+    int bad = lg_exec(db, "BEGIN", "export") < 0;
+    lg_entrant *e = NULL;
+    int n = bad ? -1 : lg_entrants_load(db, &e);
+    if (n >= 0) {
+        json_t *a = json_array();
+        for (int i = 0; i < n; i++) {
+            json_t *j = json_object();
+            json_object_set_new(j, "id", json_integer(e[i].id));
+            json_object_set_new(j, "name", json_string(e[i].name));
+            json_object_set_new(j, "label", json_string(e[i].label));
+            json_object_set_new(j, "version", json_integer(e[i].version));
+            json_object_set_new(j, "prev", e[i].prev ? json_integer(e[i].prev) : json_null());
+            json_object_set_new(j, "command", json_string(e[i].command));
+            json_object_set_new(j, "status", json_string(e[i].status));
+            json_object_set_new(j, "reason", e[i].reason ? json_string(e[i].reason) : json_null());
+            json_array_append_new(a, j);
+        }
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/entrants.json", out);
+        bad |= json_dump_file(a, p, JSON_INDENT(2) | JSON_ENSURE_ASCII) < 0;
+        json_decref(a);
+        lg_entrants_free(e, n);
+        snprintf(p, sizeof p, "%s/ratings.csv", out);
+        bad |= export_csv(db, p,
+                          "SELECT r.round, x.at, x.sets AS league_sets, x.games AS league_games, "
+                          "r.entrant, e.name, e.version, r.rank, r.rank_lo, r.rank_hi, r.score, "
+                          "r.score_lo, r.score_hi, r.elo, r.elo_lo, r.elo_hi, r.games, r.sets "
+                          "FROM ratings r JOIN rounds x ON x.round = r.round JOIN entrants e ON "
+                          "e.id = r.entrant ORDER BY r.round, r.rank") < 0;
+        snprintf(p, sizeof p, "%s/sets.csv", out);
+        bad |= export_csv(db, p,
+                          "SELECT id, kind, deal, seats, state, round, started_at, finished_at "
+                          "FROM sets ORDER BY id") < 0;
+    } else
+        bad = 1;
+    lg_exec(db, "COMMIT", "export");
+    sqlite3_close(db);
+    for (int i = 0; i < 3; i++)
+        bad |= copy_into(dir, out,
+                         (const char *[]){"results.json", "standings.csv", "games.jsonl"}[i]) < 0;
+    if (!bad)
+        printf("arena league: %s: entrants.json, ratings.csv, sets.csv, results.json, "
+               "standings.csv, games.jsonl\n",
+               out);
+    return bad ? AR_EXIT_FAIL : AR_EXIT_OK;
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "jail/sandbox.h"
+#include "tour/tournament.h"
 
 /* `arena league init DIR FILE`: check FILE (every error names FILE:LINE), create DIR (new or
  * empty), copy FILE into it as league.ini, create league.db and add FILE's entrants. Returns
@@ -58,6 +59,19 @@ typedef struct ar_league_run_opts {
  * played again by the next run) or max_sets. Refuses at once when another run holds the
  * folder, naming its pid. Returns an exit status. */
 int ar_league_run(const char *dir, const ar_league_run_opts *o);
+
+/* `arena league final DIR`: freeze the league (no add, no run) and play a balanced rerun among
+ * the latest live versions: a round-robin tournament of `deals` deals per table, with the
+ * league's rules, clocks and seed, into DIR/final (resumed when it is there). base: jobs,
+ * sandbox, stdout cap, quiet, progress. Returns an exit status. */
+int ar_league_final(const char *dir, long long deals, const ar_tour_run_opts *base);
+/* 1 if DIR's league is frozen by `final`, 0 if not, -1 (printed) if unreadable. */
+int ar_league_frozen(const char *dir);
+
+/* `arena league export DIR OUT`: entrants.json (every version with its links, status and
+ * reason), ratings.csv (every round's snapshot), sets.csv, and the latest results.json,
+ * standings.csv and games.jsonl, all of one moment. Returns an exit status. */
+int ar_league_export(const char *dir, const char *out);
 
 /* Take DIR/league.lock (flock LOCK_EX|LOCK_NB) and write our pid into it. Returns the open
  * fd (keep it open as long as the lock is wanted), or -1 after printing who holds it. */

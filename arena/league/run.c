@@ -884,6 +884,13 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
         sqlite3_close(L.db);
         return AR_EXIT_FAIL;
     }
+    if (lg_frozen(L.db)) {
+        fprintf(stderr,
+                "arena league run: %s is frozen for its final (`arena league final`): no "
+                "more sets\n",
+                dir);
+        goto out;
+    }
     snprintf(ini, sizeof ini, "%s/league.ini", dir);
     if (ar_tour_load_league(ini, &L.t, err, sizeof err) < 0) {
         fprintf(stderr, "arena league: %s\n", err);

@@ -96,6 +96,8 @@ check "add rb while running: exit 0" test $? -eq 0
 check "add good2 while running: exit 0" test $? -eq 0
 "$ARENA" league add "$L" crashy -- "$H/okrh_crash" --after 0 > /dev/null
 check "add crashy: exit 0" test $? -eq 0
+# a new version once the first has counted games (they must stay counted)
+until_sql 30 "SELECT count(*) FROM game_seats s JOIN entrants e ON e.id = s.entrant WHERE e.name = 'good'"
 "$ARENA" league add "$L" good -- "$H/okrh_good" --seed 9 > "$TMP/v2.out"
 check "add a new version of good: version 2" grep -q "good version 2 added" "$TMP/v2.out"
 
@@ -179,4 +181,33 @@ check "SIGTERM: exit 0" test "$rc" -eq 0
 check "... no set left playing" test "$(sql "SELECT count(*) FROM sets WHERE state = 'playing'")" -eq 0
 check "... the sets in flight counted, none cut" test "$(sql "SELECT count(*) FROM sets WHERE state = 'abandoned'")" -eq "$cut" -a "$(counted)" -gt $((SETS - 6))
 check "... and says how to go on" grep -q "league run $L\` goes on" "$TMP/run.err"
+
+# export: the history of one moment
+"$ARENA" league export "$L" "$TMP/export" > /dev/null
+check "export: exit 0" test $? -eq 0
+python3 - "$TMP/export" "$(sql "SELECT count(*) FROM ratings")" << 'PY'
+import csv, json, sys
+d = sys.argv[1]
+e = {x["label"]: x for x in json.load(open(d + "/entrants.json"))}
+rows = list(csv.DictReader(open(d + "/ratings.csv")))
+ok = e["good.v2"]["prev"] == e["good"]["id"] and e["crashy"]["status"] == "refused" \
+    and len(rows) == int(sys.argv[2]) and json.load(open(d + "/results.json"))["format"].startswith("okarena")
+sys.exit(0 if ok else 1)
+PY
+check "... entrants.json links the versions, ratings.csv holds every snapshot" test $? -eq 0
+
+# final: frozen, a balanced rerun of the latest live versions
+"$ARENA" league final "$L" --deals 1 --quiet > "$TMP/final.out"
+check "final: exit 0" test $? -eq 0
+python3 - "$L/final/results.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = sorted(s["name"] for s in r["standings"])
+sys.exit(0 if names == ["good.v2", "good2", "greedy", "random", "rb"] and r["complete"] else 1)
+PY
+check "... a round robin of the five live versions, complete" test $? -eq 0
+"$ARENA" league add "$L" late -- @random 2> "$TMP/late.err"
+check "... then add is refused (frozen)" test $? -eq 2
+"$ARENA" league run "$L" 2> "$TMP/frozen.err"
+check "... and run plays no more" test $? -eq 1 -a "$(counted)" -eq "$(sql "SELECT count(*) FROM sets WHERE kind = 'play' AND state = 'counted'")"
 finish
