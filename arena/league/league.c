@@ -349,6 +349,38 @@ static long long insert_entrant(sqlite3 *db, const char *name, const char *comma
 
 enum { INIT_MAX = 64 }; /* entrants in a league file; more come with `add` */
 
+/* from into to without its [entrant NAME] sections: the entrants live in league.db (their
+ * commands resolved when they were added), and `run` reads league.ini from the league's
+ * folder, where the file's relative commands would not resolve. */
+static int copy_settings(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb");
+    if (!a)
+        return -errno;
+    FILE *b = fopen(to, "wb");
+    if (!b) {
+        int e = errno;
+        fclose(a);
+        return -e;
+    }
+    fprintf(b, "# %s without its [entrant] sections (they are in league.db)\n", from);
+    char line[4200];
+    int skip = 0, rc = 0;
+    while (fgets(line, sizeof line, a)) {
+        const char *p = line + strspn(line, " \t");
+        if (*p == '[')
+            skip = strncmp(p + 1 + strspn(p + 1, " \t"), "entrant", 7) == 0;
+        if (!skip && fputs(line, b) == EOF)
+            rc = -EIO;
+    }
+    fclose(a);
+    if (fflush(b) != 0 || fsync(fileno(b)) != 0)
+        rc = rc ? rc : -errno;
+    if (fclose(b) != 0 && rc == 0)
+        rc = -errno;
+    return rc;
+}
+
 static int copy_file(const char *from, const char *to)
 {
     FILE *a = fopen(from, "rb");
@@ -427,7 +459,7 @@ int ar_league_init(const char *dir, const char *file)
         }
     }
     snprintf(p, sizeof p, "%s/league.ini", dir);
-    rc = copy_file(file, p);
+    rc = copy_settings(file, p);
     if (rc < 0) {
         fprintf(stderr, "arena league: %s: %s\n", p, strerror(-rc));
         goto free_argv;

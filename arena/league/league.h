@@ -3,7 +3,7 @@
  * refits the tournament's ratings (tour/rank.h) as sets finish.
  *
  * The folder:
- *   league.ini    the league file as given to `init` (a .tour file with [league]; tourfile.h)
+ *   league.ini    the league file given to `init` without its [entrant] sections (tourfile.h)
  *   league.db     SQLite (WAL): entrants and their versions, sets, games, rating snapshots
  *   league.lock   flock'd by the one `run`, which writes its pid into it
  *   records/ logs/            the games' records and the bots' logs, as a tournament's
