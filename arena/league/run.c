@@ -70,7 +70,9 @@ typedef struct league {
     int k, jobs;
     lg_entrant *e;
     int ne;
-    long long *sets_of;        /* [ne]: counted + in flight, per entrant (index into e) */
+    long long *sets_of;       /* [ne]: counted + in flight, per entrant (index into e) */
+    long long *counted_by_id; /* [ncounted]: counted sets per entrant id */
+    long long ncounted;
     double *rank_lo, *rank_hi; /* [ne]: last fit's rank interval (NAN: none) */
     int *rank;                 /* [ne]: last fit's rank (0: none) */
     slot *slots;
@@ -372,6 +374,20 @@ static void keep_game(league *L, const char *payload)
     L->ngames++;
 }
 
+static void count_set(league *L, long long id)
+{
+    if (id < 0 || id > 100000000)
+        return;
+    if (id >= L->ncounted) {
+        long long n = 2 * id + 16;
+        L->counted_by_id = ar_xrealloc(L->counted_by_id, (size_t)n * sizeof *L->counted_by_id);
+        memset(L->counted_by_id + L->ncounted, 0,
+               (size_t)(n - L->ncounted) * sizeof *L->counted_by_id);
+        L->ncounted = n;
+    }
+    L->counted_by_id[id]++;
+}
+
 static int seat_erred(const ar_tour_game *g, int s)
 {
     for (int v = 0; v < AR_TOUR_NVERDICTS; v++)
@@ -436,6 +452,8 @@ static int commit_set(league *L, slot *s)
     }
     for (int r = 0; r < k; r++)
         keep_game(L, s->p.games[r]);
+    for (int j = 0; j < k; j++)
+        count_set(L, s->ids[j]);
     L->counted_sets++;
     L->since_refit++;
     return 0;
@@ -768,6 +786,14 @@ static int recover(league *L)
     while (sqlite3_step(st) == SQLITE_ROW)
         keep_game(L, (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
+    st = lg_prep(L->db, "SELECT entrant, count(DISTINCT x.set_id) FROM game_seats g JOIN games x "
+                        "ON x.id = g.game GROUP BY entrant");
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(st, 0), c = sqlite3_column_int64(st, 1);
+        count_set(L, id);
+        L->counted_by_id[id] = c;
+    }
+    sqlite3_finalize(st);
     st = lg_prep(L->db, "SELECT (SELECT count(*) FROM sets WHERE state = 'counted' AND kind = "
                         "'play'), (SELECT coalesce(max(round), 0) FROM rounds)");
     if (st && sqlite3_step(st) == SQLITE_ROW) {
@@ -789,17 +815,9 @@ static int reload(league *L)
     long long *sets = ar_xcalloc((size_t)n + 1, sizeof *sets);
     int *rank = ar_xcalloc((size_t)n + 1, sizeof *rank);
     double *lo = ar_xcalloc((size_t)n + 1, sizeof *lo), *hi = ar_xcalloc((size_t)n + 1, sizeof *hi);
-    sqlite3_stmt *st = lg_prep(L->db, "SELECT g.entrant, count(DISTINCT s.id) FROM game_seats g "
-                                      "JOIN games x ON x.id = g.game JOIN sets s ON s.id = "
-                                      "x.set_id GROUP BY g.entrant");
-    while (st && sqlite3_step(st) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(st, 0);
-        for (int i = 0; i < n; i++)
-            if (e[i].id == id)
-                sets[i] = sqlite3_column_int64(st, 1);
-    }
-    sqlite3_finalize(st);
     for (int i = 0; i < n; i++) {
+        if (e[i].id >= 0 && e[i].id < L->ncounted)
+            sets[i] = L->counted_by_id[e[i].id];
         lo[i] = hi[i] = NAN;
         int old = idx_of(L, e[i].id);
         if (old >= 0) {
@@ -941,7 +959,12 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
             running += L.slots[s].used;
         int done = o->max_sets > 0 && L.counted_sets >= o->max_sets;
         int may_start = !g_stop && !L.fatal && !done;
-        if (may_start && ar_now_ms() - last_reload > 300) {
+        int free_slot = 0;
+        for (int s = 0; s < L.jobs; s++)
+            free_slot |= !L.slots[s].used;
+        /* entrants afresh whenever a set can start (add and retire reach the league within
+         * one set), else every few seconds (holds run out) */
+        if (may_start && (free_slot || ar_now_ms() - last_reload > 3000)) {
             if (reload(&L) < 0) {
                 L.fatal = 1;
                 continue;
@@ -1047,6 +1070,7 @@ out:
     free(L.slots);
     lg_entrants_free(L.e, L.ne);
     free(L.sets_of);
+    free(L.counted_by_id);
     free(L.rank);
     free(L.rank_lo);
     free(L.rank_hi);
