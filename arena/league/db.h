@@ -11,6 +11,9 @@
 /* Open DIR/league.db (create: only `init`). WAL, synchronous=FULL, foreign keys, a busy
  * timeout so that `add` and `status` work while `run` writes. NULL after printing why. */
 sqlite3 *lg_db_open(const char *dir, int create);
+/* sqlite's message for db's last error, with the system's (errno) when there is one:
+ * "disk I/O error (No space left on device)". A static buffer. */
+const char *lg_errmsg(sqlite3 *db);
 /* Run sql (no rows wanted); 0, or -1 after printing sqlite's message with what. */
 int lg_exec(sqlite3 *db, const char *sql, const char *what);
 /* A prepared statement, or NULL after printing why. */

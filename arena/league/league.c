@@ -69,12 +69,19 @@ double lg_now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+const char *lg_errmsg(sqlite3 *db)
+{
+    static char buf[512];
+    int e = db ? sqlite3_system_errno(db) : 0;
+    snprintf(buf, sizeof buf, "%s%s%s%s", db ? sqlite3_errmsg(db) : "cannot open", e ? " (" : "",
+             e ? strerror(e) : "", e ? ")" : "");
+    return buf;
+}
+
 int lg_exec(sqlite3 *db, const char *sql, const char *what)
 {
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        fprintf(stderr, "arena league: %s: %s\n", what, msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        fprintf(stderr, "arena league: %s: %s\n", what, lg_errmsg(db));
         return -1;
     }
     return 0;
@@ -84,7 +91,7 @@ sqlite3_stmt *lg_prep(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "arena league: %s\n", sqlite3_errmsg(db));
+        fprintf(stderr, "arena league: %s\n", lg_errmsg(db));
         return NULL;
     }
     return st;
@@ -104,7 +111,7 @@ sqlite3 *lg_db_open(const char *dir, int create)
     sqlite3 *db = NULL;
     int fl = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &db, fl, NULL) != SQLITE_OK) {
-        fprintf(stderr, "arena league: %s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
+        fprintf(stderr, "arena league: %s: %s\n", path, lg_errmsg(db));
         sqlite3_close(db);
         return NULL;
     }
@@ -197,7 +204,7 @@ int lg_entrants_load(sqlite3 *db, lg_entrant **out)
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
-        fprintf(stderr, "arena league: reading the entrants: %s\n", sqlite3_errmsg(db));
+        fprintf(stderr, "arena league: reading the entrants: %s\n", lg_errmsg(db));
         lg_entrants_free(e, n);
         return -1;
     }
@@ -239,7 +246,7 @@ int lg_set_status(sqlite3 *db, long long id, const char *status, const char *rea
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
-        fprintf(stderr, "arena league: entrant %lld: %s\n", id, sqlite3_errmsg(db));
+        fprintf(stderr, "arena league: entrant %lld: %s\n", id, lg_errmsg(db));
         return -1;
     }
     return 0;
@@ -335,7 +342,7 @@ static long long insert_entrant(sqlite3 *db, const char *name, const char *comma
     free(av);
     free(fv);
     if (rc != SQLITE_DONE) {
-        fprintf(stderr, "arena league: adding %s: %s\n", name, sqlite3_errmsg(db));
+        fprintf(stderr, "arena league: adding %s: %s\n", name, lg_errmsg(db));
         return -1;
     }
     printf("arena league: %s version %d added (entrant %lld%s); `run` checks it before it "
@@ -608,7 +615,7 @@ int ar_league_retire(const char *dir, const char *name)
                 status = AR_EXIT_OK;
             }
         } else
-            fprintf(stderr, "arena league retire: %s\n", sqlite3_errmsg(db));
+            fprintf(stderr, "arena league retire: %s\n", lg_errmsg(db));
         sqlite3_finalize(st);
     }
     sqlite3_close(db);

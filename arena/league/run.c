@@ -82,6 +82,7 @@ typedef struct league {
     long long round; /* refits done */
     long long since_refit;
     int fatal;
+    int failed_in_row; /* sets whose worker ended without its games, one after another */
     uint64_t rng;
 } league;
 
@@ -161,7 +162,7 @@ static int start_set(league *L, slot *s, int check, long long check_of, const lo
     sqlite3_finalize(st);
     free(seats);
     if (rc != SQLITE_DONE) {
-        fprintf(stderr, "arena league: a new set: %s\n", sqlite3_errmsg(L->db));
+        fprintf(stderr, "arena league: a new set: %s\n", lg_errmsg(L->db));
         return -1;
     }
     long long set = sqlite3_last_insert_rowid(L->db);
@@ -441,8 +442,7 @@ static int commit_set(league *L, slot *s)
         ok = sqlite3_step(su) == SQLITE_DONE && sqlite3_changes(L->db) == 1;
     }
     if (!ok)
-        fprintf(stderr, "arena league: counting set %lld: %s\n", s->plan.set,
-                sqlite3_errmsg(L->db));
+        fprintf(stderr, "arena league: counting set %lld: %s\n", s->plan.set, lg_errmsg(L->db));
     sqlite3_finalize(gi);
     sqlite3_finalize(si);
     sqlite3_finalize(su);
@@ -868,9 +868,14 @@ static void finished(league *L, slot *s)
             sqlite3_finalize(u);
         }
     } else if (whole) {
-        if (commit_set(L, s) < 0)
+        L->failed_in_row = 0;
+        if (commit_set(L, s) < 0) {
+            fprintf(stderr,
+                    "arena league: stopping: set %lld could not be counted (nothing of it "
+                    "is); `arena league run %s` goes on once that is fixed\n",
+                    s->plan.set, L->dir);
             L->fatal = 1;
-        else
+        } else
             for (int j = 0; j < L->k; j++)
                 maybe_hold(L, s->ids[j]);
     } else {
@@ -880,6 +885,16 @@ static void finished(league *L, slot *s)
                     "entrants play another\n",
                     s->plan.set, s->p.ngames, L->k);
         abandon_set(L, s->plan.set);
+        /* a bot's failure does not end a set (its games are forfeited): a worker that dies
+         * is the arena's failure, a full disk most often; do not churn through sets */
+        if (!g_hard && ++L->failed_in_row >= 3) {
+            fprintf(stderr,
+                    "arena league: stopping: %d sets in a row ended without their games (is "
+                    "the disk full? the lines above say why); nothing of them is counted; "
+                    "`arena league run %s` goes on once that is fixed\n",
+                    L->failed_in_row, L->dir);
+            L->fatal = 1;
+        }
     }
     ar_tour_set_reset(&s->p);
     s->used = 0;
@@ -1060,6 +1075,11 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                 "arena league: stopped (%s): %lld sets and %lld games counted; `arena "
                 "league run %s` goes on\n",
                 strsignal(g_stop), L.counted_sets, L.ngames, dir);
+    if (L.fatal)
+        fprintf(stderr,
+                "arena league: stopped on the error above: %lld sets and %lld games counted, "
+                "nothing of the sets it cut; `arena league run %s` goes on once it is fixed\n",
+                L.counted_sets, L.ngames, dir);
     status = L.fatal ? AR_EXIT_FAIL : AR_EXIT_OK;
 out:
     for (long long q = 0; q < L.ngames; q++) {
