@@ -70,8 +70,16 @@ typedef struct league {
     int k, jobs;
     lg_entrant *e;
     int ne;
-    long long *sets_of;       /* [ne]: counted + in flight, per entrant (index into e) */
-    long long *counted_by_id; /* [ncounted]: counted sets per entrant id */
+    long long *sets_of; /* [ne]: counted + in flight, per entrant (index into e) */
+    /* the outputs' copy of every counted game, entrants numbered as the results' table
+     * (remap[q]), and that numbering by entrant id (remap_by_id[nremap_ids]): kept from round
+     * to round, so a refit converts only the new games unless the table changed */
+    char **remap;
+    long long nremapped;
+    int *remap_by_id;
+    long long nremap_ids;
+    double refit_ms, last_refit; /* the last refit's cost and end (ar_now_ms) */
+    long long *counted_by_id;    /* [ncounted]: counted sets per entrant id */
     long long ncounted;
     double *rank_lo, *rank_hi; /* [ne]: last fit's rank interval (NAN: none) */
     int *rank;                 /* [ne]: last fit's rank (0: none) */
@@ -560,14 +568,11 @@ static void judge_check(league *L, slot *s, int whole)
 
 static int refit(league *L)
 {
+    double t0 = ar_now_ms();
     /* the table of the fit: every version that is live or has counted games */
     long long *has = ar_xcalloc((size_t)L->ne + 1, sizeof *has);
-    for (long long g = 0; g < L->ngames; g++)
-        for (int q = 0; q < L->k; q++) {
-            int i = idx_of(L, L->games[g].g.entrant[q]);
-            if (i >= 0)
-                has[i]++;
-        }
+    for (int i = 0; i < L->ne; i++)
+        has[i] = L->e[i].id < L->ncounted ? L->counted_by_id[L->e[i].id] : 0;
     int *dense = ar_xcalloc((size_t)L->ne + 1, sizeof *dense);
     const char **names = ar_xcalloc((size_t)L->ne + 1, sizeof *names);
     int *back = ar_xcalloc((size_t)L->ne + 1, sizeof *back);
@@ -611,28 +616,59 @@ static int refit(league *L)
     snprintf(hash, sizeof hash, "%016" PRIx64, ar_fnv1a64(ctext, strlen(ctext)));
     free(ctext);
 
-    /* the games with their entrants numbered as the table is */
+    /* the games with their entrants numbered as the table is: the numbering by id, and
+     * whether it is the last refit's (then only the new games are converted) */
+    long long maxid = 0;
+    for (int i = 0; i < L->ne; i++)
+        if (L->e[i].id > maxid)
+            maxid = L->e[i].id;
+    int *by_id = ar_xmalloc((size_t)(maxid + 1) * sizeof *by_id);
+    for (long long x = 0; x <= maxid; x++)
+        by_id[x] = -1;
+    for (int i = 0; i < L->ne; i++)
+        by_id[L->e[i].id] = dense[i];
+    int same = L->remap_by_id != NULL;
+    for (long long x = 0; same && x <= maxid; x++)
+        same = by_id[x] == (x < L->nremap_ids ? L->remap_by_id[x] : -1);
+    if (!same) {
+        for (long long q = 0; q < L->nremapped; q++)
+            free(L->remap[q]);
+        L->nremapped = 0;
+        free(L->remap_by_id);
+        L->remap_by_id = by_id;
+        L->nremap_ids = maxid + 1;
+    } else
+        free(by_id);
+    by_id = L->remap_by_id;
+    L->remap = ar_xrealloc(L->remap, (size_t)(L->ngames + 1) * sizeof *L->remap);
     ar_journal_entry *e = ar_xcalloc((size_t)L->ngames + 1, sizeof *e);
     ar_tour_game *g = ar_xcalloc((size_t)L->ngames + 1, sizeof *g);
     for (long long q = 0; q < L->ngames; q++) {
         g[q] = L->games[q].g;
-        json_t *j = json_loads(L->games[q].payload, 0, NULL);
-        json_t *seat = json_object_get(j, "seating"), *v;
         for (int s = 0; s < L->k; s++) {
-            int d = dense[idx_of(L, g[q].entrant[s])];
-            g[q].entrant[s] = d;
-            json_array_set_new(seat, (size_t)s, json_integer(d));
+            long long id = g[q].entrant[s];
+            g[q].entrant[s] = id >= 0 && id <= maxid ? by_id[id] : -1;
         }
+        e[q].index = g[q].index;
+        if (q < L->nremapped) {
+            e[q].payload = L->remap[q];
+            continue;
+        }
+        json_t *j = json_loads(L->games[q].payload, 0, NULL), *v;
+        json_t *seat = json_object_get(j, "seating");
+        for (int s = 0; s < L->k; s++)
+            json_array_set_new(seat, (size_t)s, json_integer(g[q].entrant[s]));
         size_t vi;
         json_array_foreach(json_object_get(j, "verdicts"), vi, v)
         {
-            int i = idx_of(L, json_integer_value(json_object_get(v, "entrant")));
-            json_object_set_new(v, "entrant", json_integer(i >= 0 ? dense[i] : -1));
+            long long id = json_integer_value(json_object_get(v, "entrant"));
+            json_object_set_new(v, "entrant",
+                                json_integer(id >= 0 && id <= maxid ? by_id[id] : -1));
         }
-        e[q].index = g[q].index;
-        e[q].payload = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+        L->remap[q] = e[q].payload = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
         json_decref(j);
     }
+    L->nremapped = L->ngames;
     ar_tour_results_in in = {
         .dir = L->dir,
         .print = 0,
@@ -657,8 +693,6 @@ static int refit(league *L)
         .baseline = -1,
     };
     rc = ar_tour_results_write(&in, e, g, L->ngames);
-    for (long long q = 0; q < L->ngames; q++)
-        free(e[q].payload);
     free(e);
     free(g);
     json_decref(cfg);
@@ -734,6 +768,8 @@ static int refit(league *L)
         goto out;
     }
     L->since_refit = 0;
+    L->last_refit = ar_now_ms();
+    L->refit_ms = L->last_refit - t0;
     if (!L->o->quiet)
         fprintf(stderr, "arena league: round %lld: %lld sets, %lld games; %s/results.json\n",
                 L->round, L->counted_sets, L->ngames, L->dir);
@@ -1057,8 +1093,10 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                     for (int x = 0; x < L.jobs; x++)
                         others += L.slots[x].used && !L.slots[x].check;
                     /* a round: every set in flight is in, or `jobs` sets since the last */
-                    if (L.since_refit > 0 && (others == 0 || L.since_refit >= L.jobs) && !L.fatal &&
-                        refit(&L) < 0)
+                    /* and refits take at most a tenth of the time: on a big league a round
+                     * spans more sets */
+                    if (L.since_refit > 0 && (others == 0 || L.since_refit >= L.jobs) &&
+                        ar_now_ms() - L.last_refit >= 9 * L.refit_ms && !L.fatal && refit(&L) < 0)
                         L.fatal = 1;
                 }
             }
@@ -1091,6 +1129,10 @@ out:
     lg_entrants_free(L.e, L.ne);
     free(L.sets_of);
     free(L.counted_by_id);
+    for (long long q = 0; q < L.nremapped; q++)
+        free(L.remap[q]);
+    free(L.remap);
+    free(L.remap_by_id);
     free(L.rank);
     free(L.rank_lo);
     free(L.rank_hi);
