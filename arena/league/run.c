@@ -22,6 +22,8 @@
 #include <jansson.h>
 
 #include "db.h"
+#include "jail/spawn.h"
+#include "match/match.h"
 #include "tour/journal.h"
 #include "tour/rank.h"
 #include "tour/tourfile.h"
@@ -145,6 +147,61 @@ static void check_id(char *buf, size_t cap, const ar_set_plan *p, int rotation, 
 
 /* ---- Starting a set ------------------------------------------------------------------------ */
 
+/* Has it passed its check (and may play, or will again)? Only these entrants' files are hidden
+ * from the others: a version being checked, or refused, must not stop a set. */
+static int accepted(const lg_entrant *e)
+{
+    return strcmp(e->status, "active") == 0 || strcmp(e->status, "held") == 0;
+}
+
+/* Would the jail show a bot what it must not see once entrant i joins (its program inside
+ * another's declared folder, or its folder holding another's program)? The tournament's
+ * up-front check (ar_match_view for every bot), over the accepted entrants and i. 0, or -1
+ * with the jail's message in msg. */
+static int views_clash(league *L, int i, char *msg, size_t cap)
+{
+    ar_entrant *bots = ar_xcalloc((size_t)L->ne + 1, sizeof *bots);
+    int nb = 0, me = -1;
+    for (int q = 0; q < L->ne; q++)
+        if (q == i || accepted(&L->e[q])) {
+            if (q == i)
+                me = nb;
+            to_entrant(&L->e[q], &bots[nb++], &L->t);
+        }
+    ar_match_config cfg = {.bots = bots, .nbots = nb, .sandbox = L->ro.sandbox, .out_dir = L->dir};
+    char ***own = ar_xcalloc((size_t)nb, sizeof *own);
+    int cap_h = 1;
+    for (int b = 0; b < nb; b++) {
+        own[b] = ar_match_own(&cfg, b);
+        for (int f = 0; own[b][f]; f++)
+            cap_h++;
+    }
+    ar_hidden *hide = ar_xcalloc((size_t)cap_h, sizeof *hide);
+    int nh = 0;
+    for (int b = 0; b < nb; b++)
+        for (int f = 0; own[b][f]; f++)
+            hide[nh++] = (ar_hidden){own[b][f], "another entrant's files", bots[b].name};
+    cfg.hide = hide;
+    cfg.nhide = nh;
+    int rc = 0;
+    for (int b = 0; b < nb && rc == 0; b++) {
+        ar_jail_clash c;
+        memset(&c, 0, sizeof c);
+        char **v = ar_match_view(&cfg, b, msg, cap, &c);
+        if (v)
+            ar_spawn_argv_free(v);
+        else
+            rc = -1;
+    }
+    (void)me;
+    for (int b = 0; b < nb; b++)
+        ar_spawn_argv_free(own[b]);
+    free(own);
+    free(hide);
+    free(bots);
+    return rc;
+}
+
 /* Insert the set's row (state playing) and start its worker. ids[k]: entrants in circular
  * order (0 for a built-in of a check). */
 static int start_set(league *L, slot *s, int check, long long check_of, const long long *ids,
@@ -198,7 +255,8 @@ static int start_set(league *L, slot *s, int check, long long check_of, const lo
     ar_hidden *hide = ar_xcalloc((size_t)L->ne * 8 + 1, sizeof *hide);
     int nh = 0;
     for (int i = 0; i < L->ne; i++)
-        for (int f = 0; L->e[i].files && L->e[i].files[f] && nh < L->ne * 8; f++)
+        for (int f = 0; accepted(&L->e[i]) && L->e[i].files && L->e[i].files[f] && nh < L->ne * 8;
+             f++)
             hide[nh++] = (ar_hidden){L->e[i].files[f], "another entrant's files", L->e[i].label};
     ar_tour_set_job job = {
         .t = &L->t,
@@ -235,6 +293,15 @@ static int start_check(league *L, slot *s, int i)
         snprintf(names[j], sizeof names[j], "check-%s%d", ar_policy_name(bots[j].policy), j);
         bots[j].name = names[j];
         bots[j].command = j % 2 ? "@random" : "@greedy";
+    }
+    char msg[2 * PATH_MAX + 600];
+    if (views_clash(L, i, msg, sizeof msg) < 0) {
+        char why[sizeof msg + 64];
+        snprintf(why, sizeof why, "refused before its check: %s", msg);
+        if (!L->o->quiet)
+            fprintf(stderr, "arena league: %s %s\n", L->e[i].label, why);
+        snprintf(L->e[i].status, sizeof L->e[i].status, "refused");
+        return lg_set_status(L->db, L->e[i].id, "refused", why, 0) < 0 ? -1 : 0;
     }
     if (lg_set_status(L->db, L->e[i].id, "checking", NULL, 0) < 0)
         return -1;
@@ -516,8 +583,19 @@ static void judge_check(league *L, slot *s, int whole)
     int i = idx_of(L, s->check_of);
     if (i < 0)
         return;
+    if (!whole && g_hard) {
+        lg_set_status(L->db, s->check_of, "new", NULL, 0); /* we cut it: checked again */
+        return;
+    }
     if (!whole) {
-        lg_set_status(L->db, s->check_of, "new", NULL, 0); /* checked again */
+        /* the arena could not play it (the jail refused to start it, most often): checking
+         * it again would fail again, and forever */
+        const char *why = "refused: its check ended without its games: the arena could not "
+                          "play it (most often its files overlap another entrant's program or "
+                          "files; the run's messages say which)";
+        lg_set_status(L->db, s->check_of, "refused", why, 0);
+        if (!L->o->quiet)
+            fprintf(stderr, "arena league: %s %s\n", L->e[i].label, why);
         return;
     }
     char reason[1200] = "";
