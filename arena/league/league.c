@@ -711,7 +711,11 @@ static void fmt_ci(char *b, size_t cap, const json_t *v, const json_t *ci, int d
 int ar_league_standings(const char *dir, int as_json, int all)
 {
     char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/results.json", dir);
+    /* league-standings.json: results.json's standings and entrants alone, written with it */
+    snprintf(p, sizeof p, "%s/league-standings.json", dir);
+    int small = access(p, F_OK) == 0;
+    if (!small)
+        snprintf(p, sizeof p, "%s/results.json", dir);
     json_error_t je;
     json_t *r = json_load_file(p, 0, &je);
     if (!r) {
@@ -721,7 +725,8 @@ int ar_league_standings(const char *dir, int as_json, int all)
         return AR_EXIT_FAIL;
     }
     const json_t *st = json_object_get(r, "standings");
-    const json_t *ents = json_object_get(json_object_get(r, "config"), "entrants");
+    const json_t *ents = small ? json_object_get(r, "entrants")
+                               : json_object_get(json_object_get(r, "config"), "entrants");
     if (as_json) {
         json_t *o = json_object();
         json_object_set(o, "name", json_object_get(r, "name"));

@@ -644,6 +644,13 @@ static void judge_check(league *L, slot *s, int whole)
 
 /* ---- Refit and outputs --------------------------------------------------------------------- */
 
+static int fill_text(FILE *f, void *ud)
+{
+    const char *t = ud;
+    size_t n = strlen(t);
+    return fwrite(t, 1, n, f) == n && fputc('\n', f) != EOF ? 0 : -EIO;
+}
+
 static int refit(league *L)
 {
     double t0 = ar_now_ms();
@@ -781,6 +788,28 @@ static int refit(league *L)
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/results.json", L->dir);
     json_t *r = json_load_file(p, 0, NULL);
+    {
+        /* standings.json: results.json's standings and entrants alone, for `standings`, which
+         * then reads kilobytes rather than a big field's cross table */
+        json_t *o = json_object();
+        json_object_set(o, "name", json_object_get(r, "name"));
+        json_object_set(o, "sets", json_object_get(r, "sets"));
+        json_object_set(o, "games", json_object_get(r, "games"));
+        json_object_set(o, "entrants", json_object_get(json_object_get(r, "config"), "entrants"));
+        json_object_set(o, "standings", json_object_get(r, "standings"));
+        char *text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+        json_decref(o);
+        char sp[PATH_MAX];
+        snprintf(sp, sizeof sp, "%s/league-standings.json", L->dir);
+        if (!text || ar_file_replace(sp, fill_text, text) < 0) {
+            fprintf(stderr, "arena league: cannot write %s\n", sp);
+            free(text);
+            json_decref(r);
+            rc = -1;
+            goto out;
+        }
+        free(text);
+    }
     L->round++;
     for (int i = 0; i < L->ne; i++) {
         L->rank[i] = 0;
