@@ -88,6 +88,7 @@ ms=$((($(date +%s%N) - start) / 1000000))
 check "a second run: refused (exit 1)" test "$rc" -eq 1
 check "... at once (${ms} ms)" test "$ms" -lt 2000
 check "... naming the first run's pid $pid" grep -q "process $pid" "$TMP/second.err"
+check "status names the running run's pid" grep -q "running (pid $pid)" <<< "$("$ARENA" league status "$L")"
 
 # new entrants and a new version while it runs; a version that crashes at start
 "$ARENA" league add "$L" rb -- "$BOTS/random_bot" --seed 4 > /dev/null
