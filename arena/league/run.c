@@ -176,8 +176,9 @@ static int views_clash(league *L, int i, char *msg, size_t cap)
         for (int f = 0; own[b][f]; f++)
             cap_h++;
     }
-    ar_hidden *hide = ar_xcalloc((size_t)cap_h, sizeof *hide);
+    ar_hidden *hide = ar_xcalloc((size_t)cap_h + 1, sizeof *hide);
     int nh = 0;
+    hide[nh++] = (ar_hidden){L->dir, "the league's folder (its database names the seed)", NULL};
     for (int b = 0; b < nb; b++)
         for (int f = 0; own[b][f]; f++)
             hide[nh++] = (ar_hidden){own[b][f], "another entrant's files", bots[b].name};
@@ -252,8 +253,10 @@ static int start_set(league *L, slot *s, int check, long long check_of, const lo
     for (int j = 0; j < k; j++)
         id32[j] = (int)ids[j];
     /* what no bot may see: every other entrant's own files (the match adds the folder) */
-    ar_hidden *hide = ar_xcalloc((size_t)L->ne * 8 + 1, sizeof *hide);
+    ar_hidden *hide = ar_xcalloc((size_t)L->ne * 8 + 2, sizeof *hide);
     int nh = 0;
+    /* the league's folder (its database, its seed): a check's output folder is only checks/ */
+    hide[nh++] = (ar_hidden){L->dir, "the league's folder (its database names the seed)", NULL};
     for (int i = 0; i < L->ne; i++)
         for (int f = 0; accepted(&L->e[i]) && L->e[i].files && L->e[i].files[f] && nh < L->ne * 8;
              f++)
@@ -1000,7 +1003,9 @@ static void finished(league *L, slot *s)
     int whole = ar_tour_set_whole(&s->p, st);
     close(s->p.fd);
     if (s->check) {
-        judge_check(L, s, whole);
+        /* the set's state first: a kill between the two leaves the version checking, and the
+         * next run checks it again (the other order would leave an accepted version whose
+         * check is marked cut) */
         sqlite3_stmt *u = lg_prep(L->db, "UPDATE sets SET state = ?2, finished_at = ?3 WHERE id "
                                          "= ?1");
         if (u) {
@@ -1010,6 +1015,7 @@ static void finished(league *L, slot *s)
             sqlite3_step(u);
             sqlite3_finalize(u);
         }
+        judge_check(L, s, whole);
     } else if (whole) {
         L->failed_in_row = 0;
         if (commit_set(L, s) < 0) {
