@@ -156,14 +156,15 @@ static int accepted(const lg_entrant *e)
 
 /* Would the jail show a bot what it must not see once entrant i joins (its program inside
  * another's declared folder, or its folder holding another's program)? The tournament's
- * up-front check (ar_match_view for every bot), over the accepted entrants and i. 0, or -1
- * with the jail's message in msg. */
+ * up-front check (ar_match_view for every bot), over the accepted entrants, those being
+ * checked (checks start in the order entrants were added: the earlier one wins) and i. 0, or
+ * -1 with the jail's message in msg. */
 static int views_clash(league *L, int i, char *msg, size_t cap)
 {
     ar_entrant *bots = ar_xcalloc((size_t)L->ne + 1, sizeof *bots);
     int nb = 0, me = -1;
     for (int q = 0; q < L->ne; q++)
-        if (q == i || accepted(&L->e[q])) {
+        if (q == i || accepted(&L->e[q]) || strcmp(L->e[q].status, "checking") == 0) {
             if (q == i)
                 me = nb;
             to_entrant(&L->e[q], &bots[nb++], &L->t);

@@ -40,15 +40,14 @@ until_sql() {
     echo "  timed out: $2" >&2
     return 1
 }
-# flaky: plays well for its check, then crashes at its first decision: a bash script (no
-# fork: the clock is printf's) over copies of the helper bots in a folder of its own
+# flaky: plays well for its check, then (once the test drops a file into its folder) crashes
+# at its first decision: a bash script (no fork) over copies of the helper bots in a folder of
+# its own
 mkdir -p "$TMP/flaky"
 cp "$H/okrh_good" "$H/okrh_crash" "$TMP/flaky/"
-deadline=$(($(date +%s) + 6))
 cat > "$TMP/flaky.sh" << S
 #!/bin/bash
-printf -v now '%(%s)T' -1
-if [ "\$now" -lt $deadline ]; then exec $TMP/flaky/okrh_good; else exec $TMP/flaky/okrh_crash --after 0; fi
+if [ -e $TMP/flaky/broken ]; then exec $TMP/flaky/okrh_crash --after 0; else exec $TMP/flaky/okrh_good; fi
 S
 chmod +x "$TMP/flaky.sh"
 "$ARENA" league init "$L" "$TMP/t.league" > /dev/null
@@ -58,6 +57,9 @@ chmod +x "$TMP/flaky.sh"
 
 "$ARENA" league run "$L" --hold-s 600 --sets 400 2> "$TMP/run.err" &
 pid=$!
+until_sql 60 "SELECT count(*) FROM entrants WHERE name = 'flaky' AND status = 'active'"
+check "flaky passes its check" test "$(sql "SELECT status FROM entrants WHERE name = 'flaky'")" = active
+touch "$TMP/flaky/broken"
 until_sql 60 "SELECT count(*) FROM entrants WHERE name = 'flaky' AND status = 'held'"
 check "flaky is held back once its games fail" test "$(sql "SELECT status FROM entrants WHERE name = 'flaky'")" = held
 check "... with the reason stored" grep -q "held back for 600 s: errors or time-outs in" <<< "$(sql "SELECT reason FROM entrants WHERE name = 'flaky'")"
