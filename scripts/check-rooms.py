@@ -5,7 +5,7 @@
 
 A room is a folder with one job (arena/README.md). From the bottom up:
 
-    engine < proto < util < jail < match < tour < view < web < play < live < cli
+    engine < proto < util < jail < match < tour < league < view < web < play < live < cli
 
 A file may include headers of its own room and of the rooms below it, never above: the engine
 includes only the engine, nothing under arena/ includes arena/cli/, the jail knows nothing of
@@ -30,8 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csource import blank  # noqa: E402  comments and literals blanked, lines kept
 
 # Rooms from the bottom up: a room may include itself and every room before it.
-ORDER = ["engine", "proto", "util", "jail", "match", "tour", "view", "web", "play", "live",
-         "cli"]
+ORDER = ["engine", "proto", "util", "jail", "match", "tour", "league", "view", "web", "play",
+         "live", "cli"]
 ROOM_DIRS = {
     "engine": "engine",
     "proto": "proto",
@@ -39,6 +39,7 @@ ROOM_DIRS = {
     "jail": "arena/jail",
     "match": "arena/match",
     "tour": "arena/tour",
+    "league": "arena/league",
     "view": "arena/view",
     "web": "arena/web",
     "play": "arena/play",
@@ -61,6 +62,7 @@ USERS = {
     "tests/jail": BELOW["jail"],
     "tests/match": BELOW["match"],
     "tests/tour": BELOW["tour"],
+    "tests/league": BELOW["league"],
     "tests/view": BELOW["view"],
     "tests/web": BELOW["web"],
     "tests/play": BELOW["play"],

@@ -12,7 +12,7 @@ SET=${1:-test}
 DEMO=(
     build-essential cmake pkg-config
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
-    libevent-dev libcmocka-dev libjansson-dev libinih-dev
+    libevent-dev libcmocka-dev libjansson-dev libinih-dev libsqlite3-dev
     python3 python3-protobuf
     nodejs npm
 )

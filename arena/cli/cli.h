@@ -34,6 +34,8 @@ int ar_sandbox_main(int argc, char **argv);
 void ar_sandbox_usage(FILE *out);
 int ar_report_main(int argc, char **argv);
 void ar_report_usage(FILE *out);
+int ar_league_main(int argc, char **argv);
+void ar_league_usage(FILE *out);
 
 /* `arena replay ... --html` (cli_view.c), and the record of a game in a match's folder
  * (cli_replay.c): DIR/records/ID.jsonl, or the K-th game of DIR/games.jsonl (malloc'd; NULL

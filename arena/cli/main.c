@@ -29,6 +29,8 @@ static const ar_command commands[] = {
      ar_tournament_main, ar_tournament_usage},
     {"report", "a match's or tournament's results as a page (html) or a pasteable block",
      ar_report_main, ar_report_usage},
+    {"league", "a league that runs for weeks: bots join and improve while it plays", ar_league_main,
+     ar_league_usage},
     {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
     {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
      ar_sandbox_main, ar_sandbox_usage},

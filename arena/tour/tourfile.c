@@ -153,7 +153,22 @@ struct ar_tour_src {
     int nrule;
     src_ent *ent;
     int nent;
+    int league; /* a league file (ar_tour_load_league): [league] for [tournament] */
 };
+
+/* The keys a [league] section takes: a league has no format, schedule or output folder of a
+ * tournament's kind (its folder is given to `arena league init`). */
+static int league_key(int id)
+{
+    return id == K_NAME || id == K_RULES || id == K_RULE || id == K_SEATS || id == K_SEED ||
+           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS;
+}
+
+/* The name the first section goes by in this file: [tournament] or [league]. */
+static const char *main_sec(const struct ar_tour_src *s)
+{
+    return s->league ? "league" : "tournament";
+}
 
 static void val_free(src_val *v)
 {
@@ -308,16 +323,24 @@ static void section_header(parser *p, char *s)
         arg = trim(space + 1);
     }
     int sec = -1;
+    int league = p->src->league;
     for (int i = 0; i < NSECS; i++)
         if (strcmp(name, sec_names[i]) == 0)
             sec = i;
+    if (league && (sec == SEC_TOURNAMENT || sec == SEC_SPRT))
+        sec = -1; /* a league has neither */
+    if (league && strcmp(name, "league") == 0)
+        sec = SEC_TOURNAMENT;
     if (sec < 0) {
         char dym[96];
-        did_you_mean(dym, sizeof dym, ar_near_miss(name, sec_names, NSECS));
+        static const char *const league_names[] = {"league", "clocks", "errors", "sandbox",
+                                                   "entrant"};
+        did_you_mean(dym, sizeof dym,
+                     league ? ar_near_miss(name, league_names, 5)
+                            : ar_near_miss(name, sec_names, NSECS));
         perr(p,
-             "unknown section [%s%s%s]%s; known: [tournament] [clocks] [errors] [sandbox] "
-             "[sprt] [entrant NAME]",
-             name, arg ? " " : "", arg ? arg : "", dym);
+             "unknown section [%s%s%s]%s; known: [%s] [clocks] [errors] [sandbox] %s[entrant NAME]",
+             name, arg ? " " : "", arg ? arg : "", dym, main_sec(p->src), league ? "" : "[sprt] ");
         return;
     }
     if (sec != SEC_ENTRANT && arg) {
@@ -427,10 +450,17 @@ static int handler(void *user, const char *section, const char *name, const char
     if (p->failed)
         return 0;
     if (p->sec < 0) {
-        perr(p, "\"%s\" comes before any [section]; start with [tournament]", name);
+        perr(p, "\"%s\" comes before any [section]; start with [%s]", name, main_sec(p->src));
         return 0;
     }
     int id = find_key(p->sec, name);
+    if (id >= 0 && p->src->league && p->sec == SEC_TOURNAMENT && !league_key(id)) {
+        perr(p,
+             "unknown key \"%s\" in [league]; [league] takes: name rules rule seats seed hands "
+             "bootstrap jobs",
+             name);
+        return 0;
+    }
     if (id < 0) {
         char dym[192];
         did_you_mean(dym, sizeof dym, near_key(p->sec, name));
@@ -444,7 +474,8 @@ static int handler(void *user, const char *section, const char *name, const char
         if (p->sec == SEC_ENTRANT)
             perr(p, "unknown key \"%s\" in [entrant %s]%s", name, p->src->ent[p->ent].name, dym);
         else
-            perr(p, "unknown key \"%s\" in [%s]%s", name, sec_names[p->sec], dym);
+            perr(p, "unknown key \"%s\" in [%s]%s", name,
+                 p->sec == SEC_TOURNAMENT ? main_sec(p->src) : sec_names[p->sec], dym);
         return 0;
     }
     store(p, p->sec, p->ent, id, value ? value : "", NULL);
@@ -601,7 +632,7 @@ static void resolve_rules(resolver *r, ar_tour *t)
     memset(&why, 0, sizeof why);
     if (!pv->value) {
         rerr(r, NULL, sec_line(r, SEC_TOURNAMENT),
-             "[tournament] needs rules = PRESET (laws, parlett, arlington, german or gin)");
+             "[%s] needs rules = PRESET (laws, parlett, arlington, german or gin)", main_sec(s));
         return;
     }
     if (okr_rules_preset(&t->rules, pv->value, &why) != OKR_OK) {
@@ -776,6 +807,8 @@ static char *default_name(const char *path)
     size_t n = strlen(name);
     if (n > 5 && strcmp(name + n - 5, ".tour") == 0)
         name[n - 5] = '\0';
+    else if (n > 7 && strcmp(name + n - 7, ".league") == 0)
+        name[n - 7] = '\0';
     return name;
 }
 
@@ -803,8 +836,8 @@ static void resolve(resolver *r, ar_tour *t)
     t->sprt_beta = 0.05;
 
     if (!s->sec_line[SEC_TOURNAMENT])
-        rerr(r, NULL, 1,
-             "no [tournament] section (it needs at least rules = PRESET and seats = N)");
+        rerr(r, NULL, 1, "no [%s] section (it needs at least rules = PRESET and seats = N)",
+             main_sec(s));
     if (k[K_NAME].value) {
         if (!valid_name(k[K_NAME].value, TOUR_NAME_MAX_LEN) || k[K_NAME].value[0] == '.')
             rerr(r, &k[K_NAME], 0,
@@ -822,7 +855,7 @@ static void resolve(resolver *r, ar_tour *t)
     resolve_rules(r, t);
     resolve_duplicate(r, t);
     if (!k[K_SEATS].value)
-        rerr(r, NULL, sec_line(r, SEC_TOURNAMENT), "[tournament] needs seats = N (2 to 8)");
+        rerr(r, NULL, sec_line(r, SEC_TOURNAMENT), "[%s] needs seats = N (2 to 8)", main_sec(s));
     else if (get_long(r, &k[K_SEATS], "seats", 2, AR_SCHED_MAX_SEATS, &x) > 0)
         t->seats = (int)x;
     if (get_choice(r, &k[K_FORMAT], "format", format_names, &c) > 0)
@@ -922,7 +955,8 @@ static void resolve(resolver *r, ar_tour *t)
             rerr(r, &k[K_SEATS], 0, "seats = %d: %s", t->seats, msg);
         }
     }
-    if (t->seats >= 2 && t->nentrants < t->seats)
+    t->league = s->league;
+    if (t->seats >= 2 && t->nentrants < t->seats && !s->league) /* a league's come later */
         rerr(r, &k[K_SEATS], 0,
              "seats = %d needs at least %d entrants, and the file has %d ([entrant NAME] "
              "sections)",
@@ -1031,7 +1065,7 @@ static int resolve_into(struct ar_tour_src *src, const char *path, ar_tour *t, c
     return 0;
 }
 
-int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap)
+static int load(const char *path, ar_tour *t, char *err, size_t errcap, int league)
 {
     memset(t, 0, sizeof *t);
     if (errcap)
@@ -1060,6 +1094,7 @@ int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap)
 
     struct ar_tour_src *src = ar_xcalloc(1, sizeof *src);
     src->file = ar_xstrdup(path);
+    src->league = league;
     parser p;
     memset(&p, 0, sizeof p);
     p.src = src;
@@ -1102,6 +1137,16 @@ int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap)
     return rc;
 }
 
+int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap)
+{
+    return load(path, t, err, errcap, 0);
+}
+
+int ar_tour_load_league(const char *path, ar_tour *t, char *err, size_t errcap)
+{
+    return load(path, t, err, errcap, 1);
+}
+
 static void val_copy(src_val *dst, const src_val *src)
 {
     dst->value = src->value ? ar_xstrdup(src->value) : NULL;
@@ -1121,6 +1166,7 @@ static struct ar_tour_src *src_clone(const struct ar_tour_src *s)
     for (int i = 0; i < s->nrule; i++)
         val_copy(&c->rule[i], &s->rule[i]);
     c->nent = s->nent;
+    c->league = s->league;
     c->ent = ar_xcalloc((size_t)(s->nent ? s->nent : 1), sizeof *c->ent);
     for (int i = 0; i < s->nent; i++) {
         c->ent[i].name = ar_xstrdup(s->ent[i].name);

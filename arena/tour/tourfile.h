@@ -82,6 +82,7 @@ typedef struct ar_tour {
     int sprt; /* 1: [sprt] gave s0 < s1 (gauntlet only); 0: no sequential test */
     ar_tour_entrant *entrant;
     int nentrants;
+    int league;              /* read by ar_tour_load_league */
     struct ar_tour_src *src; /* private: the text of every key and where it came from, so
                                 that ar_tour_set can re-check and name lines */
 } ar_tour;
@@ -91,6 +92,12 @@ typedef struct ar_tour {
  * duplicate entrants, missing required keys (rules, seats, at least `seats` entrants, a
  * command per entrant) are errors. On failure *t is left freed. */
 int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap);
+
+/* A league file (arena league init, docs/league.md): the same format with a [league] section
+ * in place of [tournament], which takes only name, rules, rule, seats, seed, hands, bootstrap
+ * and jobs; no [sprt]; any number of [entrant NAME] sections (entrants come later too). The
+ * other keys keep their defaults. Errors name FILE:LINE as for ar_tour_load. */
+int ar_tour_load_league(const char *path, ar_tour *t, char *err, size_t errcap);
 
 /* Apply one override "section.key=value" (e.g. "tournament.seed=7",
  * "entrant.greedy.memory_mb=512") as if it were in the file, then re-check. Returns 0 or

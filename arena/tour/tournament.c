@@ -325,25 +325,11 @@ static int make_schedule(const tinfo *ti, ar_schedule *s, char *err, size_t errc
 
 static const char *const VERDICTS[] = {"RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ"};
 enum { NVERDICTS = sizeof VERDICTS / sizeof VERDICTS[0] };
+_Static_assert((int)NVERDICTS == (int)AR_TOUR_NVERDICTS, "the verdict list");
 
-typedef struct tgame {
-    long long index, set;
-    int rotation, k;
-    int entrant[AR_SCHED_MAX_SEATS];
-    double total[AR_SCHED_MAX_SEATS];
-    uint8_t place[AR_SCHED_MAX_SEATS];
-    int verdicts[AR_SCHED_MAX_SEATS][NVERDICTS]; /* per seat */
-    int other_verdicts[AR_SCHED_MAX_SEATS];
-    int forfeit[AR_SCHED_MAX_SEATS];
-    int completed;                           /* reached its end under the rules */
-    int nhands;                              /* finished hands with scores in `hand` */
-    int32_t (*hand)[AR_RANK_MAX_SEATS];      /* [nhands][seat]: hand scores (rho per hand) */
-    long long decisions[AR_SCHED_MAX_SEATS]; /* answered by the seat's bot */
-} tgame;
+typedef ar_tour_game tgame;
 
-/* Parse and check a journal payload against the schedule. */
-static int parse_game(const char *payload, long long index, const ar_schedule *s, int k, tgame *g,
-                      char *why, size_t cap)
+int ar_tour_game_parse(const char *payload, int k, ar_tour_game *g, char *why, size_t cap)
 {
     memset(g, 0, sizeof *g);
     json_error_t je;
@@ -363,40 +349,24 @@ static int parse_game(const char *payload, long long index, const ar_schedule *s
     g->completed = json_is_true(json_object_get(j, "completed"));
     g->rotation = (int)json_integer_value(json_object_get(j, "rotation"));
     g->k = k;
-    if (g->index != index || g->set < 0 || g->set >= s->nsets || g->rotation < 0 ||
-        g->rotation >= k || g->index != g->set * k + g->rotation) {
-        snprintf(why, cap, "game %lld: its index, set or rotation does not fit the schedule",
-                 index);
+    const char *id = json_string_value(json_object_get(j, "game_id"));
+    snprintf(g->game_id, sizeof g->game_id, "%s", id ? id : "");
+    if (g->set < 0 || g->rotation < 0 || g->rotation >= k) {
+        snprintf(why, cap, "game %lld: bad set or rotation", g->index);
         goto out;
     }
     if (!json_is_array(seat) || json_array_size(seat) != (size_t)k || !json_is_array(tot) ||
         json_array_size(tot) != (size_t)k || !json_is_array(pl) ||
         json_array_size(pl) != (size_t)k || !json_is_array(vs)) {
-        snprintf(why, cap, "game %lld: seating, totals or placements missing", index);
-        goto out;
-    }
-    ar_set_plan p;
-    ar_schedule_set(s, g->set, &p);
-    /* the id names the tournament's seed, deal and table: a line of another tournament (a
-     * journal copied into the wrong folder) can have our seating and still not be ours */
-    char want[96];
-    const char *id = json_string_value(json_object_get(j, "game_id"));
-    ar_schedule_game_id(want, sizeof want, s->o.seed, &p, g->rotation);
-    if (!id || strcmp(id, want) != 0) {
-        snprintf(why, cap, "game %lld is from another tournament (its id is %.40s, ours is %s)",
-                 index, id ? id : "missing", want);
+        snprintf(why, cap, "game %lld: seating, totals or placements missing", g->index);
         goto out;
     }
     for (int i = 0; i < k; i++) {
         g->entrant[i] = (int)json_integer_value(json_array_get(seat, (size_t)i));
-        if (g->entrant[i] != ar_schedule_seat(&p, k, i, g->rotation)) {
-            snprintf(why, cap, "game %lld: seat %d is not the schedule's entrant", index, i);
-            goto out;
-        }
         g->total[i] = (double)json_integer_value(json_array_get(tot, (size_t)i));
         json_int_t pv = json_integer_value(json_array_get(pl, (size_t)i));
         if (pv < 1 || pv > k) {
-            snprintf(why, cap, "game %lld: bad placement", index);
+            snprintf(why, cap, "game %lld: bad placement", g->index);
             goto out;
         }
         g->place[i] = (uint8_t)pv;
@@ -433,10 +403,41 @@ out:
     return rc;
 }
 
+/* Parse and check a journal payload against the schedule. */
+static int parse_game(const char *payload, long long index, const ar_schedule *s, int k, tgame *g,
+                      char *why, size_t cap)
+{
+    if (ar_tour_game_parse(payload, k, g, why, cap) < 0)
+        return -EINVAL;
+    if (g->index != index || g->set >= s->nsets || g->index != g->set * k + g->rotation) {
+        snprintf(why, cap, "game %lld: its index, set or rotation does not fit the schedule",
+                 index);
+        return -EINVAL;
+    }
+    ar_set_plan p;
+    ar_schedule_set(s, g->set, &p);
+    /* the id names the tournament's seed, deal and table: a line of another tournament (a
+     * journal copied into the wrong folder) can have our seating and still not be ours */
+    char want[96];
+    ar_schedule_game_id(want, sizeof want, s->o.seed, &p, g->rotation);
+    if (strcmp(g->game_id, want) != 0) {
+        snprintf(why, cap, "game %lld is from another tournament (its id is %.40s, ours is %s)",
+                 index, g->game_id[0] ? g->game_id : "missing", want);
+        return -EINVAL;
+    }
+    for (int i = 0; i < k; i++)
+        if (g->entrant[i] != ar_schedule_seat(&p, k, i, g->rotation)) {
+            snprintf(why, cap, "game %lld: seat %d is not the schedule's entrant", index, i);
+            return -EINVAL;
+        }
+    return 0;
+}
+
 /* A journal payload's hand scores into g->hand (for rho per hand). Older journals and
  * forfeits before the first hand end have none, which only leaves the game out of rho per
  * hand; a malformed row is an error, as in parse_game. */
-static int parse_hands(const char *payload, long long index, int k, tgame *g, char *why, size_t cap)
+int ar_tour_game_hands(const char *payload, long long index, int k, ar_tour_game *g, char *why,
+                       size_t cap)
 {
     json_t *j = json_loads(payload, 0, NULL);
     const json_t *hs = json_object_get(j, "hand_scores");
@@ -596,7 +597,7 @@ enum { VERDICT_LIST_MAX = 1000 };
  * its game, the entrant, the detail, and where to read more (the bot's log, the game's
  * record). */
 static void add_verdict_list(json_t *doc, const ar_journal_entry *e, long long ngames,
-                             const tinfo *ti)
+                             const ar_tour_results_in *ti)
 {
     json_t *list = json_array();
     long long omitted = 0;
@@ -649,7 +650,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         first[i] = -1;
     for (long long i = 0; i < ne; i++) {
         if (parse_game(e[i].payload, e[i].index, s, k, &g[i], why, sizeof why) < 0 ||
-            parse_hands(e[i].payload, e[i].index, k, &g[i], why, sizeof why) < 0) {
+            ar_tour_game_hands(e[i].payload, e[i].index, k, &g[i], why, sizeof why) < 0) {
             fprintf(stderr, "arena: journal.jsonl: %s\n", why);
             rc = -EINVAL;
             goto done;
@@ -681,6 +682,55 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         goto done;
     }
     long long ngames = counted * k;
+    ar_tour_results_in in = {
+        .dir = out->dir,
+        .print = out->print,
+        .kind = "tournament",
+        .name = ti->name,
+        .rules = ti->rules,
+        .format = format_name(ti->format),
+        .k = k,
+        .n = n,
+        .names = (const char *const *)ti->names,
+        .bootstrap = ti->bootstrap,
+        .seed = ti->seed,
+        .max_error_share = ti->max_error_share,
+        .config = out->config,
+        .hash = out->hash,
+        .complete = counted == s->nsets || decision != 0,
+        .schedule_complete = s->complete,
+        .tables = s->ntables,
+        .sets_scheduled = s->nsets,
+        .games_scheduled = s->ngames,
+        .sets = counted,
+        .sprt = ti->sprt,
+        .challenger = ti->challenger,
+        .baseline = ti->baseline,
+        .decision = decision,
+        .s0 = ti->s0,
+        .s1 = ti->s1,
+        .alpha = ti->alpha,
+        .beta = ti->beta,
+        .llr = llr,
+    };
+    rc = ar_tour_results_write(&in, e, g, ngames);
+done:
+    for (long long i = 0; i < ne; i++)
+        free(g[i].hand);
+    free(g);
+    free(first);
+    free(have);
+    return rc;
+}
+
+int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *e,
+                          const ar_tour_game *g, long long ngames)
+{
+    int k = ti->k, n = ti->n, rc = 0;
+    long long counted = ti->sets;
+    int decision = ti->decision;
+    double llr = ti->llr;
+    const ar_tour_results_in *out = ti;
 
     /* ratings */
     ar_rank_game *rg = ar_xcalloc((size_t)(ngames ? ngames : 1), sizeof *rg);
@@ -703,8 +753,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     if (ar_rank_fit(rg, ngames, n, &ro, &rr, err, sizeof err) < 0) {
         fprintf(stderr, "arena: ratings: %s\n", err);
         free(rg);
-        rc = -EINVAL;
-        goto done;
+        return -EINVAL;
     }
     free(rg);
 
@@ -740,12 +789,12 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     json_object_set_new(doc, "arena_version", json_string(AR_VERSION));
     json_object_set_new(doc, "name", json_string(ti->name ? ti->name : ""));
     json_object_set_new(doc, "config_hash", json_string(out->hash));
-    json_object_set_new(doc, "config", json_deep_copy(out->config));
-    json_object_set_new(doc, "complete", json_boolean(counted == s->nsets || decision != 0));
-    json_object_set_new(doc, "schedule_complete", json_boolean(s->complete));
-    json_object_set_new(doc, "tables", json_integer(s->ntables));
-    json_object_set_new(doc, "sets_scheduled", json_integer(s->nsets));
-    json_object_set_new(doc, "games_scheduled", json_integer(s->ngames));
+    json_object_set_new(doc, "config", json_deep_copy((const json_t *)out->config));
+    json_object_set_new(doc, "complete", json_boolean(ti->complete));
+    json_object_set_new(doc, "schedule_complete", json_boolean(ti->schedule_complete));
+    json_object_set_new(doc, "tables", json_integer(ti->tables));
+    json_object_set_new(doc, "sets_scheduled", json_integer(ti->sets_scheduled));
+    json_object_set_new(doc, "games_scheduled", json_integer(ti->games_scheduled));
     json_object_set_new(doc, "sets", json_integer(counted));
     json_object_set_new(doc, "games", json_integer(ngames));
     json_object_set_new(doc, "connected", json_boolean(rr.connected));
@@ -866,7 +915,8 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
                             json_string(decision > 0   ? "H1"
                                         : decision < 0 ? "H0"
                                                        : "none"));
-        json_object_set_new(sp, "stopped_early", json_boolean(decision != 0 && counted < s->nsets));
+        json_object_set_new(sp, "stopped_early",
+                            json_boolean(decision != 0 && counted < ti->sets_scheduled));
         json_object_set_new(doc, "sprt", sp);
     }
     rc = write_json_atomic(out->dir, "results.json", doc);
@@ -933,10 +983,10 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
 
     /* the table */
     if (out->print) {
-        printf("tournament %s: %s, %d seats, %s, %lld of %lld sets (%lld games), seed %" PRIu64
-               "\n",
-               ti->name ? ti->name : "", ti->rules ? ti->rules : "", k, format_name(ti->format),
-               counted, s->nsets, ngames, ti->seed);
+        printf("%s %s: %s, %d seats, %s, %lld of %lld sets (%lld games), seed %" PRIu64 "\n",
+               ti->kind ? ti->kind : "tournament", ti->name ? ti->name : "",
+               ti->rules ? ti->rules : "", k, ti->format ? ti->format : "", counted,
+               ti->sets_scheduled, ngames, ti->seed);
         int nw = 7;
         for (int i = 0; i < n; i++)
             if ((int)strlen(ti->names[i]) > nw)
@@ -1059,12 +1109,6 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
     free(nd);
     free(dq);
     ar_rank_free(&rr);
-done:
-    for (long long i = 0; i < ne; i++)
-        free(g[i].hand);
-    free(g);
-    free(first);
-    free(have);
     return rc;
 }
 
@@ -1247,8 +1291,7 @@ static int entrants_make(const ar_tour *t, tentrants *te)
 /* ---- Workers -------------------------------------------------------------------------------- */
 
 typedef struct wctx {
-    const ar_tour *t;
-    const tentrants *te;
+    const ar_tour_set_job *job;
     const ar_set_plan *plan;
     int k, fd;
     int failed; /* a write to the parent failed */
@@ -1258,7 +1301,10 @@ static void w_game_id(char *buf, size_t cap, long long deal, int rotation, void 
 {
     const wctx *w = ud;
     (void)deal;
-    ar_schedule_game_id(buf, cap, w->t->seed, w->plan, rotation);
+    if (w->job->game_id)
+        w->job->game_id(buf, cap, w->plan, rotation, w->job->ud);
+    else
+        ar_schedule_game_id(buf, cap, w->job->t->seed, w->plan, rotation);
 }
 
 static int send_line(wctx *w, char tag, const char *text)
@@ -1294,8 +1340,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
            *win = json_array(), *ff = json_array(), *dec = json_array(), *sub = json_array();
     for (int s = 0; s < o->players; s++) {
         int en = p->order[o->entrant[s]]; /* match bot j is the set's order[j] */
-        json_array_append_new(seat, json_integer(en));
-        json_array_append_new(names, json_string(w->t->entrant[en].name));
+        json_array_append_new(seat, json_integer(w->job->id ? w->job->id[en] : en));
+        json_array_append_new(names, json_string(w->job->e[en].name));
         json_array_append_new(tot, json_integer(o->final_total[s]));
         json_array_append_new(pl, json_integer(o->placement[s]));
         if (o->winners & (1u << s))
@@ -1329,7 +1375,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         const ar_seat_verdict *v = &o->verdicts[i];
         json_t *vj = json_object();
         json_object_set_new(vj, "seat", json_integer(v->seat));
-        json_object_set_new(vj, "entrant", json_integer(p->order[o->entrant[v->seat]]));
+        int en = p->order[o->entrant[v->seat]];
+        json_object_set_new(vj, "entrant", json_integer(w->job->id ? w->job->id[en] : en));
         json_object_set_new(vj, "verdict", json_string(ar_verdict_name(v->v.kind)));
         if (v->v.clock[0])
             json_object_set_new(vj, "clock", json_string(v->v.clock));
@@ -1381,23 +1428,14 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
     free(text);
 }
 
-/* What a worker needs (ar_spawn_worker passes one pointer). */
-typedef struct worker_args {
-    const ar_tour *t;
-    const tentrants *te;
-    const ar_set_plan *plan;
-    const ar_tour_run_opts *o;
-} worker_args;
-
 /* The worker (ar_spawn_worker: dies with the parent, only stdio and its pipe, fd 3, open):
  * play one set as one match, stream its games, exit. Never returns. */
 static void worker_main(void *arg)
 {
-    const worker_args *wa = arg;
-    const ar_tour *t = wa->t;
-    const tentrants *te = wa->te;
-    const ar_set_plan *plan = wa->plan;
-    const ar_tour_run_opts *o = wa->o;
+    const ar_tour_set_job *job = arg;
+    const ar_tour *t = job->t;
+    const ar_set_plan *plan = job->plan;
+    const ar_tour_run_opts *o = job->o;
     const char *out_dir = o->out_dir;
     int fd = 3;
     char title[16]; /* "arena:s<set>" in ps and /proc/PID/comm */
@@ -1407,8 +1445,8 @@ static void worker_main(void *arg)
     int k = t->seats;
     ar_entrant bots[AR_SCHED_MAX_SEATS];
     for (int j = 0; j < k; j++)
-        bots[j] = te->e[plan->order[j]];
-    wctx w = {.t = t, .te = te, .plan = plan, .k = k, .fd = fd};
+        bots[j] = job->e[plan->order[j]];
+    wctx w = {.job = job, .plan = plan, .k = k, .fd = fd};
     char prefix[48];
     snprintf(prefix, sizeof prefix, "s%lld-", plan->set);
     ar_match_config cfg = {
@@ -1444,8 +1482,8 @@ static void worker_main(void *arg)
         /* the tour file; the match hides its own bots' files and the output folder. The
          * other entrants' files were checked against every view before the first set
          * (entrants_hide): 200 more paths would cost each bot's start milliseconds */
-        .hide = te->hide,
-        .nhide = 1,
+        .hide = job->hide,
+        .nhide = job->nhide,
     };
     FILE *trace = NULL;
     int traced = 0;
@@ -1483,18 +1521,7 @@ static void on_stop_signal(int sig)
         g_stop = sig;
 }
 
-typedef struct worker {
-    pid_t pid;
-    int fd;
-    long long set;
-    char *buf; /* partial line */
-    size_t len, cap;
-    char **games; /* [k] payloads by rotation */
-    int ngames;
-    char **timings;
-    int ntimings;
-    int bad; /* sent something we cannot use */
-} worker;
+typedef ar_tour_set_proc worker;
 
 typedef struct run {
     const ar_tour *t;
@@ -1519,9 +1546,9 @@ typedef struct run {
     int fatal;
 } run;
 
-static void worker_reset(worker *w, int k)
+void ar_tour_set_reset(ar_tour_set_proc *w)
 {
-    for (int r = 0; r < k; r++)
+    for (int r = 0; w->games && r < w->k; r++)
         free(w->games[r]);
     for (int i = 0; i < w->ntimings; i++)
         free(w->timings[i]);
@@ -1688,9 +1715,9 @@ static int journal_set(run *R, worker *w)
 }
 
 /* Lines from a worker: "G payload" and "T timing". */
-static void worker_lines(run *R, worker *w)
+static void worker_lines(worker *w)
 {
-    int k = R->ti.k;
+    int k = w->k;
     size_t start = 0;
     for (size_t i = 0; i < w->len; i++) {
         if (w->buf[i] != '\n')
@@ -1719,21 +1746,44 @@ static void worker_lines(run *R, worker *w)
     w->len -= start;
 }
 
-static int start_worker(run *R, worker *w, long long set)
+int ar_tour_set_read(ar_tour_set_proc *w)
 {
-    int k = R->ti.k;
+    if (w->cap - w->len < 65536) {
+        w->cap = w->cap ? 2 * w->cap : 131072;
+        w->buf = ar_xrealloc(w->buf, w->cap);
+    }
+    ssize_t n = read(w->fd, w->buf + w->len, w->cap - w->len);
+    if (n > 0) {
+        w->len += (size_t)n;
+        worker_lines(w);
+        return 1;
+    }
+    return n == 0 || (errno != EINTR && errno != EAGAIN) ? 0 : 1;
+}
+
+int ar_tour_set_reap(ar_tour_set_proc *w)
+{
+    int st = 0;
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return st;
+}
+
+int ar_tour_set_whole(const ar_tour_set_proc *w, int st)
+{
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->ngames == w->k && !w->bad;
+}
+
+int ar_tour_set_start(const ar_tour_set_job *job, ar_tour_set_proc *w)
+{
+    int k = job->t->seats;
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) {
         fprintf(stderr, "arena: pipe2: %s\n", strerror(errno));
         return -errno;
     }
-    ar_set_plan plan;
-    ar_schedule_set(&R->s, set, &plan);
-    if (R->timings)
-        fflush(R->timings);
     /* fork without exec: the worker is this program playing one set (tournament.h) */
-    worker_args wa = {R->t, &R->te, &plan, R->o};
-    pid_t pid = ar_spawn_worker(worker_main, &wa, p[1]);
+    pid_t pid = ar_spawn_worker(worker_main, (void *)job, p[1]);
     if (pid < 0) {
         close(p[0]);
         close(p[1]);
@@ -1744,9 +1794,21 @@ static int start_worker(run *R, worker *w, long long set)
     memset(w, 0, sizeof *w);
     w->pid = pid;
     w->fd = p[0];
-    w->set = set;
+    w->set = job->plan->set;
+    w->k = k;
     w->games = ar_xcalloc((size_t)k, sizeof *w->games);
     return 0;
+}
+
+static int start_worker(run *R, worker *w, long long set)
+{
+    ar_set_plan plan;
+    ar_schedule_set(&R->s, set, &plan);
+    if (R->timings)
+        fflush(R->timings);
+    ar_tour_set_job job = {
+        .t = R->t, .o = R->o, .e = R->te.e, .plan = &plan, .hide = R->te.hide, .nhide = 1};
+    return ar_tour_set_start(&job, w);
 }
 
 static const char *status_text(int st, char *buf, size_t cap)
@@ -1763,12 +1825,10 @@ static const char *status_text(int st, char *buf, size_t cap)
 /* A worker's pipe is closed: reap it and take its set (or plan to play it again). */
 static void worker_finished(run *R, worker *w)
 {
-    int st = 0;
-    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    int st = ar_tour_set_reap(w);
     int k = R->ti.k;
     char sbuf[96];
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->ngames == k && !w->bad) {
+    if (ar_tour_set_whole(w, st)) {
         if (journal_set(R, w) < 0)
             R->fatal = 1;
     } else if (g_stop || R->decided) {
@@ -1790,7 +1850,7 @@ static void worker_finished(run *R, worker *w)
         R->fatal = 1;
     }
     close(w->fd);
-    worker_reset(w, k);
+    ar_tour_set_reset(w);
 }
 
 static void stop_workers(worker *ws, int j, int sig)
@@ -1861,17 +1921,8 @@ static int play(run *R)
             if (!re)
                 continue;
             worker *w = &ws[i];
-            if (w->cap - w->len < 65536) {
-                w->cap = w->cap ? 2 * w->cap : 131072;
-                w->buf = ar_xrealloc(w->buf, w->cap);
-            }
-            ssize_t n = read(w->fd, w->buf + w->len, w->cap - w->len);
-            if (n > 0) {
-                w->len += (size_t)n;
-                worker_lines(R, w);
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            if (ar_tour_set_read(w) == 0)
                 worker_finished(R, w);
-            }
         }
         progress(R, 0);
     }

@@ -6,7 +6,12 @@
 #ifndef AR_TOURNAMENT_H
 #define AR_TOURNAMENT_H
 
+#include <sys/types.h>
+
+#include "journal.h"
 #include "match/match.h"
+#include "rank.h"
+#include "schedule.h"
 #include "tourfile.h"
 
 /* Sets of a gauntlet the SPRT needs before it may decide: the normal approximation of its
@@ -42,5 +47,100 @@ int ar_tournament_run(const ar_tour *t, const ar_tour_run_opts *o);
  * complete, none twice, and write the tournament's outputs into out_dir. Returns the exit
  * status. */
 int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir, int quiet);
+
+/* ---- Pieces a league shares (arena/league/) ---------------------------------------------- */
+
+/* One set to play in a worker process (ar_spawn_worker: a fork without exec): the match of
+ * one deal in all k rotations, its games streamed back on a pipe as lines "G <payload>" (the
+ * journal's payload, docs/tournaments.md) and "T <timing>". */
+typedef struct ar_tour_set_job {
+    const ar_tour *t;          /* rules, seats, seed, clocks, errors */
+    const ar_tour_run_opts *o; /* out_dir (records/, logs/), sandbox, stdout_cap, trace, live */
+    const ar_entrant *e;       /* entrants by index: plan->order[] indexes it */
+    const int *id;             /* NULL, or the number the payload gives entrant index i */
+    const ar_set_plan *plan;   /* set, table, deal and circular seat order */
+    const ar_hidden *hide;     /* what no bot may see besides the match's own */
+    int nhide;
+    /* the game ids (NULL: ar_schedule_game_id with t->seed) */
+    void (*game_id)(char *buf, size_t cap, const ar_set_plan *p, int rotation, void *ud);
+    void *ud;
+} ar_tour_set_job;
+
+/* A running set's worker, as the parent sees it. */
+typedef struct ar_tour_set_proc {
+    pid_t pid; /* -1: none */
+    int fd;    /* the read end of its pipe */
+    long long set;
+    int k;
+    char *buf; /* partial line */
+    size_t len, cap;
+    char **games; /* [k] payloads by rotation */
+    int ngames;
+    char **timings;
+    int ntimings;
+    int bad; /* sent something we cannot use */
+} ar_tour_set_proc;
+
+/* Start job's worker into w (its fields are overwritten). 0, or -errno after printing why. */
+int ar_tour_set_start(const ar_tour_set_job *job, ar_tour_set_proc *w);
+/* Read what the worker sent. 1: read (or interrupted), 0: the pipe is closed (reap it). */
+int ar_tour_set_read(ar_tour_set_proc *w);
+/* Wait for the worker's exit (after the pipe closed); its wait status. */
+int ar_tour_set_reap(ar_tour_set_proc *w);
+/* Did the worker play the whole set (status from ar_tour_set_reap)? */
+int ar_tour_set_whole(const ar_tour_set_proc *w, int status);
+/* Free what w holds and mark it empty (pid -1, fd -1). Does not close fd. */
+void ar_tour_set_reset(ar_tour_set_proc *w);
+
+/* A game payload, parsed (the fields the results use). */
+enum { AR_TOUR_NVERDICTS = 8 }; /* RE TLE MLE OLE PE IA SV DQ */
+typedef struct ar_tour_game {
+    long long index, set;
+    int rotation, k;
+    char game_id[96];
+    int entrant[AR_SCHED_MAX_SEATS];
+    double total[AR_SCHED_MAX_SEATS];
+    uint8_t place[AR_SCHED_MAX_SEATS];
+    int verdicts[AR_SCHED_MAX_SEATS][AR_TOUR_NVERDICTS]; /* per seat */
+    int other_verdicts[AR_SCHED_MAX_SEATS];
+    int forfeit[AR_SCHED_MAX_SEATS];
+    int completed;                           /* reached its end under the rules */
+    int nhands;                              /* finished hands with scores in `hand` */
+    int32_t (*hand)[AR_RANK_MAX_SEATS];      /* [nhands][seat]: hand scores (rho per hand) */
+    long long decisions[AR_SCHED_MAX_SEATS]; /* answered by the seat's bot */
+} ar_tour_game;
+
+/* Parse a payload of k seats (its shape only; the tournament checks it against its schedule
+ * too). 0, or -EINVAL with why. g->hand is left empty: ar_tour_game_hands fills it (free it). */
+int ar_tour_game_parse(const char *payload, int k, ar_tour_game *g, char *why, size_t cap);
+int ar_tour_game_hands(const char *payload, long long index, int k, ar_tour_game *g, char *why,
+                       size_t cap);
+
+/* What results.json says besides the games. */
+typedef struct ar_tour_results_in {
+    const char *dir;  /* where results.json, standings.csv and games.jsonl go */
+    int print;        /* the table on stdout */
+    const char *kind; /* "tournament" or "league": the table's first word */
+    const char *name, *rules, *format;
+    int k, n;                 /* seats; entrants (seating values are 0..n-1) */
+    const char *const *names; /* [n] */
+    int bootstrap;
+    uint64_t seed;
+    double max_error_share;
+    const struct json_t *config; /* copied into results.json */
+    const char *hash;
+    int complete, schedule_complete;
+    long long tables, sets_scheduled, games_scheduled;
+    long long sets; /* the sets counted: the games given are theirs, in order */
+    /* a gauntlet's sequential test (sprt 0: none) */
+    int sprt, challenger, baseline, decision;
+    double s0, s1, alpha, beta, llr;
+} ar_tour_results_in;
+
+/* Fit the ratings over games e[0..ngames) (parsed in g, with hands) and write results.json,
+ * standings.csv and games.jsonl into in->dir atomically (docs/tournaments.md), and print the
+ * table when in->print. 0 or a negative errno (printed). */
+int ar_tour_results_write(const ar_tour_results_in *in, const ar_journal_entry *e,
+                          const ar_tour_game *g, long long ngames);
 
 #endif

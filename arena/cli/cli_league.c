@@ -1,0 +1,292 @@
+/* cli_league.c - `arena league SUBCOMMAND`: a league that runs for weeks (docs/league.md).
+ * The work is the league room's (league/league.h); this file reads the command line. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "jail/sandbox.h"
+#include "league/league.h"
+#include "tour/tourfile.h"
+
+void ar_league_usage(FILE *out)
+{
+    fputs("usage: arena league init DIR FILE\n"
+          "       arena league add DIR NAME [--files PATH]... -- COMMAND [ARGS...]\n"
+          "       arena league retire DIR NAME\n"
+          "       arena league status DIR\n"
+          "       arena league standings DIR [--format text|json] [--all]\n"
+          "       arena league final DIR [--deals N] [--jobs J] [--quiet] [sandbox flags]\n"
+          "       arena league export DIR OUT\n"
+          "       arena league run DIR [--init FILE] [--jobs J] [--sets N] [--hold-s S]\n"
+          "                            [--quiet] [sandbox flags]\n"
+          "A league is a folder that stays up while bots join and improve (docs/league.md).\n"
+          "  init       make DIR from FILE: a .tour file with [league] (name, rules, rule, seats,\n"
+          "             seed, hands, bootstrap, jobs) for [tournament], [clocks] [errors]\n"
+          "             [sandbox], and [entrant NAME] sections for the first entrants\n"
+          "  add        a new entrant, or a new version of NAME (its own entrant, linked to the\n"
+          "             one before, which retires when the new one passes its check); works\n"
+          "             while `run` runs; paths are taken against the current folder now\n"
+          "  retire     NAME's live version leaves the table; its games stay counted\n"
+          "  status     entrants with status (new checking active refused retired held) and\n"
+          "             why; the sets and games counted; the running `run`'s pid\n"
+          "  standings  the last refit's standings (DIR/results.json; retired versions with\n"
+          "             --all); `arena report DIR` reads the same folder\n"
+          "  final      freeze the league (no add, no run) and play a balanced rerun of the\n"
+          "             latest live versions: a round-robin tournament, N deals a table\n"
+          "             (default 4), into DIR/final (`final` again resumes it)\n"
+          "  export     OUT/entrants.json (every version, links, status, reason), ratings.csv\n"
+          "             (the snapshot of every round), sets.csv and the latest results\n"
+          "  run        play until SIGINT/SIGTERM (the sets in flight finish) or --sets N counted\n"
+          "             sets: new versions are checked first (one set against @random and\n"
+          "             @greedy; any verdict refuses), then whole duplicate sets by matchmaking;\n"
+          "             ratings refitted each round. After a kill, run again: it goes on.\n"
+          "             --init FILE  `init DIR FILE` first when DIR holds no league yet\n"
+          "             --jobs J   sets at once (default: the file's jobs, else the CPUs)\n"
+          "             --hold-s S how long an entrant failing most of its recent games is\n"
+          "                        held back (default 60)\n",
+          out);
+    ar_sb_usage(out);
+}
+
+static int need(int argc, int n, const char *what)
+{
+    if (argc < n) {
+        fprintf(stderr, "arena league %s: missing arguments\n", what);
+        ar_league_usage(stderr);
+        return 0;
+    }
+    return 1;
+}
+
+static int run_main(int argc, char **argv)
+{
+    /* argv[0] = "run", argv[1] = DIR */
+    const char *dir = NULL, *init = NULL;
+    ar_league_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.hold_s = 60;
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
+    sb.min = NULL;
+    int status = AR_EXIT_USAGE;
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int r;
+        long long x;
+        if ((r = ar_flag(argc, argv, &i, "--jobs", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--jobs", v, 1, 4096, &x) < 0)
+                goto out;
+            o.jobs = (int)x;
+        } else if ((r = ar_flag(argc, argv, &i, "--sets", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--sets", v, 1, LLONG_MAX, &o.max_sets) < 0)
+                goto out;
+        } else if ((r = ar_flag(argc, argv, &i, "--init", &v)) != 0) {
+            if (r < 0)
+                goto out;
+            init = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--hold-s", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--hold-s", v, 0, 86400 * 30, &x) < 0)
+                goto out;
+            o.hold_s = (double)x;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            o.quiet = 1;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+            if (r < 0)
+                goto out;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "arena league run: unknown argument '%s'\n", argv[i]);
+            ar_league_usage(stderr);
+            goto out;
+        } else if (!dir) {
+            dir = argv[i];
+        } else {
+            fprintf(stderr, "arena league run: one DIR only\n");
+            goto out;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "arena league run: which DIR?\n");
+        goto out;
+    }
+    /* the file's [sandbox] minimum, unless --sandbox gives one */
+    char ini[PATH_MAX], err[1024];
+    snprintf(ini, sizeof ini, "%s/league.ini", dir);
+    if (init && access(ini, F_OK) != 0) {
+        status = ar_league_init(dir, init);
+        if (status != AR_EXIT_OK)
+            goto out;
+        status = AR_EXIT_USAGE;
+    } else if (init && !o.quiet)
+        fprintf(stderr, "arena league run: %s holds its league already: --init %s is not read\n",
+                dir, init);
+    if (access(ini, F_OK) != 0) {
+        fprintf(stderr, "arena league run: %s is not a league's folder (no league.ini)\n", dir);
+        goto out;
+    }
+    if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+        fprintf(stderr, "arena league: %s\n", err);
+        goto out;
+    }
+    if (!sb.min)
+        sb.min = t.sandbox_min;
+    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
+    o.sandbox.pids = (int)sb.pids;
+    status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
+    if (status != AR_EXIT_OK)
+        goto out;
+    o.stdout_cap = (uint64_t)sb.stdout_cap;
+    status = ar_league_run(dir, &o);
+out:
+    ar_tour_free(&t);
+    ar_sb_args_free(&sb);
+    return status;
+}
+
+static int final_main(int argc, char **argv)
+{
+    /* argv[0] = "final", argv[1] = DIR */
+    const char *dir = argv[1];
+    long long deals = 4, jobs = 0;
+    ar_tour_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.progress = isatty(2);
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
+    sb.min = NULL;
+    int status = AR_EXIT_USAGE;
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    for (int i = 2; i < argc; i++) {
+        const char *v = NULL;
+        int r;
+        if ((r = ar_flag(argc, argv, &i, "--deals", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--deals", v, 1, 1000000, &deals) < 0)
+                goto out;
+        } else if ((r = ar_flag(argc, argv, &i, "--jobs", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--jobs", v, 1, 4096, &jobs) < 0)
+                goto out;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            o.quiet = 1;
+        } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+            if (r < 0)
+                goto out;
+        } else {
+            fprintf(stderr, "arena league final: unknown argument '%s'\n", argv[i]);
+            ar_league_usage(stderr);
+            goto out;
+        }
+    }
+    char ini[PATH_MAX], err[1024];
+    snprintf(ini, sizeof ini, "%s/league.ini", dir);
+    if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+        fprintf(stderr, "arena league: %s\n", err);
+        goto out;
+    }
+    if (!sb.min)
+        sb.min = t.sandbox_min;
+    o.jobs = (int)jobs;
+    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
+    o.sandbox.pids = (int)sb.pids;
+    status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
+    if (status != AR_EXIT_OK)
+        goto out;
+    o.stdout_cap = (uint64_t)sb.stdout_cap;
+    status = ar_league_final(dir, deals, &o);
+out:
+    ar_tour_free(&t);
+    ar_sb_args_free(&sb);
+    return status;
+}
+
+int ar_league_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        ar_league_usage(stderr);
+        return AR_EXIT_USAGE;
+    }
+    const char *sub = argv[1];
+    argc--;
+    argv++;
+    if (strcmp(sub, "init") == 0) {
+        if (!need(argc, 3, sub))
+            return AR_EXIT_USAGE;
+        return ar_league_init(argv[1], argv[2]);
+    }
+    if (strcmp(sub, "add") == 0) {
+        if (!need(argc, 3, sub))
+            return AR_EXIT_USAGE;
+        char **files = calloc((size_t)argc, sizeof *files);
+        int nfiles = 0, i = 3;
+        for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+            const char *v;
+            int r = ar_flag(argc, argv, &i, "--files", &v);
+            if (r <= 0) {
+                if (r == 0)
+                    fprintf(stderr, "arena league add: '%s': expected --files PATH or -- COMMAND\n",
+                            argv[i]);
+                free(files);
+                return AR_EXIT_USAGE;
+            }
+            files[nfiles++] = (char *)v;
+        }
+        if (i >= argc) {
+            fprintf(stderr, "arena league add: the command comes after --\n");
+            free(files);
+            return AR_EXIT_USAGE;
+        }
+        int st = ar_league_add(argv[1], argv[2], files, nfiles, argv + i + 1, argc - i - 1);
+        free(files);
+        return st;
+    }
+    if (strcmp(sub, "retire") == 0) {
+        if (!need(argc, 3, sub))
+            return AR_EXIT_USAGE;
+        return ar_league_retire(argv[1], argv[2]);
+    }
+    if (strcmp(sub, "status") == 0) {
+        if (!need(argc, 2, sub))
+            return AR_EXIT_USAGE;
+        return ar_league_status(argv[1]);
+    }
+    if (strcmp(sub, "standings") == 0) {
+        if (!need(argc, 2, sub))
+            return AR_EXIT_USAGE;
+        int json = 0, all = 0;
+        for (int i = 2; i < argc; i++) {
+            const char *v;
+            int r = ar_flag(argc, argv, &i, "--format", &v);
+            if (r > 0 && (strcmp(v, "json") == 0 || strcmp(v, "text") == 0))
+                json = strcmp(v, "json") == 0;
+            else if (r == 0 && strcmp(argv[i], "--all") == 0)
+                all = 1;
+            else {
+                fprintf(stderr, "arena league standings: expected --format text|json or --all\n");
+                return AR_EXIT_USAGE;
+            }
+        }
+        return ar_league_standings(argv[1], json, all);
+    }
+    if (strcmp(sub, "export") == 0) {
+        if (!need(argc, 3, sub))
+            return AR_EXIT_USAGE;
+        return ar_league_export(argv[1], argv[2]);
+    }
+    if (strcmp(sub, "final") == 0) {
+        if (!need(argc, 2, sub))
+            return AR_EXIT_USAGE;
+        return final_main(argc, argv);
+    }
+    if (strcmp(sub, "run") == 0) {
+        if (!need(argc, 2, sub))
+            return AR_EXIT_USAGE;
+        return run_main(argc, argv);
+    }
+    fprintf(stderr, "arena league: unknown subcommand '%s'\n", sub);
+    ar_league_usage(stderr);
+    return AR_EXIT_USAGE;
+}

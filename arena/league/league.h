@@ -1,0 +1,80 @@
+/* league.h - a league (docs/league.md): one folder that stays up for weeks, takes new bots and
+ * new versions of bots while it plays, plays whole duplicate sets chosen by matchmaking, and
+ * refits the tournament's ratings (tour/rank.h) as sets finish.
+ *
+ * The folder:
+ *   league.ini    the league file given to `init` without its [entrant] sections (tourfile.h)
+ *   league.db     SQLite (WAL): entrants and their versions, sets, games, rating snapshots
+ *   league.lock   flock'd by the one `run`, which writes its pid into it
+ *   records/ logs/            the games' records and the bots' logs, as a tournament's
+ *   checks/                   the check games of new versions (records/, logs/)
+ *   results.json standings.csv games.jsonl   written after each refit, in the tournament's
+ *                 formats, so that `arena report DIR` reads a league folder unchanged
+ *
+ * A set counts only when all its games are committed in one transaction: a run killed in the
+ * middle of a set plays it again from scratch (a new set) and never counts a game twice. */
+#ifndef AR_LEAGUE_H
+#define AR_LEAGUE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jail/sandbox.h"
+#include "tour/tournament.h"
+
+/* `arena league init DIR FILE`: check FILE (every error names FILE:LINE), create DIR (new or
+ * empty), copy FILE into it as league.ini, create league.db and add FILE's entrants. Returns
+ * an exit status (util.h). */
+int ar_league_init(const char *dir, const char *file);
+
+/* `arena league add DIR NAME [--files PATH]... -- COMMAND...`: a new entrant, or a new version
+ * of NAME (linked to the one before, which retires when the new one is accepted). The command
+ * and files are resolved to absolute paths now, against the current folder. The version is
+ * checked by `run` before it plays. */
+int ar_league_add(const char *dir, const char *name, char *const *files, int nfiles,
+                  char *const *cmd, int ncmd);
+
+/* `arena league retire DIR NAME`: the latest version of NAME leaves the live table; its games
+ * stay counted. */
+int ar_league_retire(const char *dir, const char *name);
+
+/* `arena league status DIR`: entrants with their versions, status and reasons; sets and games
+ * counted; the running `run`, if any. */
+int ar_league_status(const char *dir);
+
+/* `arena league standings DIR [--format text|json]`: the standings of DIR/results.json (the
+ * last refit); retired versions are left out of the text table unless all. */
+int ar_league_standings(const char *dir, int json, int all);
+
+typedef struct ar_league_run_opts {
+    int jobs;               /* sets at once; 0: the file's jobs, else the online CPUs */
+    int quiet;              /* no lines on stderr but errors */
+    long long max_sets;     /* > 0: stop once the league has this many counted sets */
+    double hold_s;          /* how long an entrant whose recent games failed is held back */
+    ar_sandbox_cfg sandbox; /* how the bots are confined */
+    uint64_t stdout_cap;
+} ar_league_run_opts;
+
+/* `arena league run DIR`: play until SIGINT/SIGTERM (the sets in flight finish, or are
+ * played again by the next run) or max_sets. Refuses at once when another run holds the
+ * folder, naming its pid. Returns an exit status. */
+int ar_league_run(const char *dir, const ar_league_run_opts *o);
+
+/* `arena league final DIR`: freeze the league (no add, no run) and play a balanced rerun among
+ * the latest live versions: a round-robin tournament of `deals` deals per table, with the
+ * league's rules, clocks and seed, into DIR/final (resumed when it is there). base: jobs,
+ * sandbox, stdout cap, quiet, progress. Returns an exit status. */
+int ar_league_final(const char *dir, long long deals, const ar_tour_run_opts *base);
+/* 1 if DIR's league is frozen by `final`, 0 if not, -1 (printed) if unreadable. */
+int ar_league_frozen(const char *dir);
+
+/* `arena league export DIR OUT`: entrants.json (every version with its links, status and
+ * reason), ratings.csv (every round's snapshot), sets.csv, and the latest results.json,
+ * standings.csv and games.jsonl, all of one moment. Returns an exit status. */
+int ar_league_export(const char *dir, const char *out);
+
+/* Take DIR/league.lock (flock LOCK_EX|LOCK_NB) and write our pid into it. Returns the open
+ * fd (keep it open as long as the lock is wanted), or -1 after printing who holds it. */
+int ar_league_lock(const char *dir);
+
+#endif
