@@ -16,6 +16,8 @@ from ._okr import *  # noqa: F401,F403  the whole API lives in the C extension
 from ._okr import Action, Game, Refused, Rules, option_names  # noqa: F401
 from ._okr import determinize as _determinize
 from ._env import Env, env  # noqa: F401
+from ._observe import Observer, observe_view  # noqa: F401
+from . import spaces  # noqa: F401
 
 
 def rules(preset="gin", **options):
