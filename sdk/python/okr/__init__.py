@@ -6,7 +6,7 @@
         if g.hand_over():
             g.next_hand()
             continue
-        g.apply(random.randrange(g.legal_count()))
+        g.apply_legal(random.randrange(g.legal_count()))
 
 See docs/python.md. Cards are kinds: suit * 13 + rank - 1 (clubs, diamonds, hearts, spades;
 ace 1 .. king 13), 52 the Joker, as in the protocol and the okbot SDK.
