@@ -536,7 +536,7 @@ def test_docs_monte_carlo_bot():
             if g.to_act == 0:
                 i = ns["monte_carlo"](g, 0, rng, worlds=2, playouts=1)
                 assert 0 <= i < g.legal_count()
-                g.apply(i)
+                g.apply_legal(i)
             else:
                 g.apply_legal(rng.randrange(g.legal_count()))
         assert g.hand_result() is not None
