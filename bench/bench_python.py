@@ -6,7 +6,7 @@
 Three figures, in one run, on one core:
   1. uniform-random whole gin games through the module, the loop a learner writes:
        acts = g.legal(); g.apply(acts[rng.randrange(len(acts))])
-     (and the leaner loop g.apply(rng.randrange(g.legal_count())), no Action objects);
+     (and the leaner loop g.apply_legal(rng.randrange(g.legal_count())), no Action objects);
   2. g.copy() of a mid-hand gin game, in microseconds; observe() and action_mask() into
      preallocated buffers; okr.env("gin") stepped by a random agent (the AEC loop);
   3. build/bench/bench_engine --only gin, the C engine on the same games.
@@ -47,7 +47,7 @@ def loop(seconds, objects, seed=1000000):
                 acts = g.legal()
                 g.apply(acts[rng.randrange(len(acts))])
             else:
-                g.apply(rng.randrange(g.legal_count()))
+                g.apply_legal(rng.randrange(g.legal_count()))
             actions += 1
         hands += 1
         games += 1
@@ -57,7 +57,7 @@ def loop(seconds, objects, seed=1000000):
 def bench_copy(n=200_000):
     g = okr.Game("gin", players=2, seed=7)
     for i in range(12):
-        g.apply(i % g.legal_count())
+        g.apply_legal(i % g.legal_count())
     copy = g.copy
     best = None
     for _ in range(5):
@@ -74,7 +74,7 @@ def bench_encode(seconds):
     game: calls per second (the cost a learner pays per step on top of stepping)."""
     g = okr.Game("gin", players=2, seed=7)
     for i in range(12):
-        g.apply(i % g.legal_count())
+        g.apply_legal(i % g.legal_count())
     obs = bytearray(4 * g.observation_size)
     mask = bytearray(g.action_space)
     out = {}

@@ -658,7 +658,7 @@ class Search:
         # 4. simulate with the cheap policy, up to the horizon; then estimate
         steps = 0
         while not g.hand_over() and steps < self.horizon:
-            g.apply(rollout_action(g, self.rules, rng))
+            g.apply_legal(rollout_action(g, self.rules, rng))
             steps += 1
         if g.hand_over():  # okr's own scoring of the hand
             rewards = field_rewards(g.hand_result().score, self.scale)

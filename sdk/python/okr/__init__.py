@@ -6,7 +6,7 @@
         if g.hand_over():
             g.next_hand()
             continue
-        g.apply(random.randrange(g.legal_count()))
+        g.apply_legal(random.randrange(g.legal_count()))
 
 See docs/python.md. Cards are kinds: suit * 13 + rank - 1 (clubs, diamonds, hearts, spades;
 ace 1 .. king 13), 52 the Joker, as in the protocol and the okbot SDK.
@@ -16,6 +16,8 @@ from ._okr import *  # noqa: F401,F403  the whole API lives in the C extension
 from ._okr import Action, Game, Refused, Rules, option_names  # noqa: F401
 from ._okr import determinize as _determinize
 from ._env import Env, env  # noqa: F401
+from ._observe import Observer, observe_view  # noqa: F401
+from . import spaces  # noqa: F401
 
 
 def rules(preset="gin", **options):

@@ -833,28 +833,140 @@ static int parse_action(const okr_game *g, PyObject *text, okr_action *a)
     return 0;
 }
 
-/* The action x means: an okr.Action, an index into the legal list, or text. 0 or -1. */
-static int action_of(GameObject *o, PyObject *x, okr_action *a)
+/* The observation and the fixed action space (docs/python.md "Learning"). */
+enum {
+    OBS_W = OKR_KINDS,       /* a plane: the 52 kinds and the Joker */
+    OBS_FIXED_PLANES = 5,    /* hand, pile top, buried pile, melds, unknown */
+    OBS_SCALARS_FIXED = 13,  /* stock, phase (8), knock limit, stock locked, turns, to act */
+    GIN_SPACE = 3 + 52 + 52, /* draw, take, pass, discard k, knock discarding k */
+    RUMMY_FIXED = 2 + OKR_KINDS,
+    RUMMY_REST = 512,
+    RUMMY_SPACE = RUMMY_FIXED + RUMMY_REST
+};
+
+static int action_map(GameObject *o, int *map); /* the fixed action space: below */
+static PyObject *IndexKindError;                /* okr.IndexKindError(IndexError, ValueError) */
+static PyObject *AmbiguousIndexWarning;         /* okr.AmbiguousIndexWarning(UserWarning) */
+
+/* The two integer conventions (docs/python.md "Two kinds of integers"): */
+enum {
+    BY_ANY,   /* apply(x): an okr.Action, text, or an int read as a legal index (checked) */
+    BY_LEGAL, /* apply_legal(i): an index into legal() */
+    BY_ID     /* apply_id(a): an id of the fixed action space (action_mask(), env.step) */
+};
+
+/* An int argument (an int, numpy's integers, anything with __index__). 0 or -1. */
+static int index_of(PyObject *x, long *out)
 {
-    if (PyObject_TypeCheck(x, &ActionType)) {
-        *a = ((ActionObject *)x)->a;
-        return 0;
+    if (!PyIndex_Check(x) || PyBool_Check(x)) {
+        PyErr_Format(PyExc_TypeError, "an integer is required, not %s", Py_TYPE(x)->tp_name);
+        return -1;
     }
-    if (PyLong_Check(x)) {
-        long i = PyLong_AsLong(x);
-        if ((i == -1 && PyErr_Occurred()) || game_list(o) < 0)
+    PyObject *i = PyNumber_Index(x);
+    if (!i)
+        return -1;
+    *out = PyLong_AsLong(i);
+    Py_DECREF(i);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* The legal action of action id `id`: its position in the legal list, or -1 with IndexError
+ * (outside the space) or ValueError (not legal now) set. */
+static int legal_of_id(GameObject *o, long id)
+{
+    int map[RUMMY_SPACE];
+    int n = action_map(o, map);
+    if (n < 0)
+        return -1;
+    if (id < 0 || id >= n) {
+        PyErr_Format(PyExc_IndexError, "action id %ld: the action space has ids 0..%d", id, n - 1);
+        return -1;
+    }
+    if (map[id] < 0) {
+        PyErr_Format(PyExc_ValueError, "action id %ld is not legal here (see action_mask())", id);
+        return -1;
+    }
+    return map[id];
+}
+
+/* apply(i) with a bare int: an index into legal(), as always, but never silently the wrong
+ * kind. Out of legal()'s range while a legal action id: IndexKindError. In range while also a
+ * legal action id meaning another move: AmbiguousIndexWarning (once per place by Python's
+ * default filter), then the legal index is played. The index, or -1. */
+static int bare_index(GameObject *o, long i)
+{
+    int map[RUMMY_SPACE];
+    int n = action_map(o, map); /* lists the legal actions too */
+    if (n < 0)
+        return -1;
+    int as_id = i >= 0 && i < n ? map[i] : -1; /* the legal position action id i names */
+    char text[512];
+    if (i < 0 || i >= o->nlegal) {
+        if (as_id < 0) {
+            PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i, o->nlegal);
+            return -1;
+        }
+        if (okr_action_format(&o->legal[as_id], text, sizeof text) < 0)
+            text[0] = '\0';
+        PyErr_Format(IndexKindError,
+                     "apply(%ld): not an index into legal() (%d actions) but the action id of "
+                     "'%s' in the fixed action space: use apply_id(%ld) for action ids, "
+                     "apply_legal(i) for legal() indices",
+                     i, o->nlegal, text, i);
+        return -1;
+    }
+    if (as_id >= 0 && as_id != i) {
+        char mine[512];
+        if (okr_action_format(&o->legal[i], mine, sizeof mine) < 0)
+            mine[0] = '\0';
+        if (okr_action_format(&o->legal[as_id], text, sizeof text) < 0)
+            text[0] = '\0';
+        if (PyErr_WarnFormat(AmbiguousIndexWarning, 1,
+                             "apply(%ld) plays legal()[%ld] '%s'; as an action id (action_mask(), "
+                             "env.step) %ld would be '%s': say which with apply_legal(i) or "
+                             "apply_id(a)",
+                             i, i, mine, i, text) < 0)
+            return -1;
+    }
+    return (int)i;
+}
+
+/* The action x means, read by `kind` (BY_*). 0 or -1. */
+static int action_of(GameObject *o, PyObject *x, okr_action *a, int kind)
+{
+    long i;
+    int at;
+    if (kind == BY_LEGAL) {
+        if (index_of(x, &i) < 0 || game_list(o) < 0)
             return -1;
         if (i < 0 || i >= o->nlegal) {
-            PyErr_Format(PyExc_IndexError, "action index %ld: %d legal actions", i, o->nlegal);
+            PyErr_Format(PyExc_IndexError, "legal index %ld: %d legal actions", i, o->nlegal);
             return -1;
         }
         *a = o->legal[i];
         return 0;
     }
+    if (kind == BY_ID) {
+        if (index_of(x, &i) < 0 || (at = legal_of_id(o, i)) < 0)
+            return -1;
+        *a = o->legal[at];
+        return 0;
+    }
+    if (PyObject_TypeCheck(x, &ActionType)) {
+        *a = ((ActionObject *)x)->a;
+        return 0;
+    }
     if (PyUnicode_Check(x))
         return parse_action(&o->g, x, a);
+    if (PyIndex_Check(x) && !PyBool_Check(x)) {
+        if (index_of(x, &i) < 0 || (at = bare_index(o, i)) < 0)
+            return -1;
+        *a = o->legal[at];
+        return 0;
+    }
     PyErr_SetString(PyExc_TypeError,
-                    "an action is an okr.Action, an index into legal() or the action's text");
+                    "an action is an okr.Action, the action's text, or an index into legal() "
+                    "(apply_legal(i)); an action id of the fixed space goes to apply_id(a)");
     return -1;
 }
 
@@ -862,15 +974,10 @@ static int action_of(GameObject *o, PyObject *x, okr_action *a)
  * pile was pile[0..pile_n) before it. Cards going into a hand face up become known; a card
  * leaving a hand stops being known (if two copies were held, the table cannot tell which
  * left, so the known count only falls: it never claims more than the hand holds). */
-static void track_known(GameObject *o, const okr_action *a, const okr_event *e, const uint8_t *pile,
-                        int pile_n)
+static void known_update(uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS], const okr_action *a, int taken,
+                         const uint8_t *pile, int pile_n)
 {
-    int seat = a->seat;
-    if (o->known_hand != o->g.hand_no) { /* a new hand: nothing known yet */
-        memset(o->known, 0, sizeof o->known);
-        o->known_hand = o->g.hand_no;
-    }
-    uint8_t *k = o->known[seat];
+    uint8_t *k = known[a->seat];
 #define LEAVES(c)                                                                                  \
     do {                                                                                           \
         if ((c) < OKR_KINDS && k[(c)])                                                             \
@@ -884,7 +991,7 @@ static void track_known(GameObject *o, const okr_action *a, const okr_event *e, 
                 k[pile[pile_n - 1]]++;
             break;
         }
-        for (int i = 0; i < e->taken && i < pile_n; i++) /* the rest of the pile */
+        for (int i = 0; i < taken && i < pile_n; i++) /* the rest of the pile */
             k[pile[i]]++;
         if (a->how == OKR_HOW_NEW) {
             int top = pile_n ? pile[pile_n - 1] : OKR_NOCARD;
@@ -899,7 +1006,7 @@ static void track_known(GameObject *o, const okr_action *a, const okr_event *e, 
         }
         break;
     case OKR_A_PASS:
-        for (int i = 0; i < e->taken && i < pile_n; i++) /* claim meld done: the pile */
+        for (int i = 0; i < taken && i < pile_n; i++) /* claim meld done: the pile */
             k[pile[i]]++;
         break;
     case OKR_A_MELD:
@@ -921,12 +1028,23 @@ static void track_known(GameObject *o, const okr_action *a, const okr_event *e, 
 #undef LEAVES
 }
 
+/* known_update for the game's own actions, after a new hand's first one forgets the last. */
+static void track_known(GameObject *o, const okr_action *a, const okr_event *e, const uint8_t *pile,
+                        int pile_n)
+{
+    if (o->known_hand != o->g.hand_no) { /* a new hand: nothing known yet */
+        memset(o->known, 0, sizeof o->known);
+        o->known_hand = o->g.hand_no;
+    }
+    known_update(o->known, a, e->taken, pile, pile_n);
+}
+
 /* Apply x; fills *ev. 0 or -1 with okr.Refused set (the game unchanged). */
-static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
+static int game_apply(GameObject *o, PyObject *x, okr_event *ev, int kind)
 {
     okr_action a;
     okr_refusal why;
-    if (action_of(o, x, &a) < 0)
+    if (action_of(o, x, &a, kind) < 0)
         return -1;
     if (o->nlog == o->logcap) { /* room first: an applied action is always logged */
         int cap = o->logcap ? 2 * o->logcap : 64;
@@ -954,12 +1072,27 @@ static int game_apply(GameObject *o, PyObject *x, okr_event *ev)
     return 0;
 }
 
-static PyObject *Game_apply(PyObject *self, PyObject *x)
+static PyObject *apply_by(PyObject *self, PyObject *x, int kind)
 {
     okr_event e;
-    if (game_apply(GAME(self), x, &e) < 0)
+    if (game_apply(GAME(self), x, &e, kind) < 0)
         return NULL;
     Py_RETURN_NONE;
+}
+
+static PyObject *Game_apply(PyObject *self, PyObject *x)
+{
+    return apply_by(self, x, BY_ANY);
+}
+
+static PyObject *Game_apply_legal(PyObject *self, PyObject *x)
+{
+    return apply_by(self, x, BY_LEGAL);
+}
+
+static PyObject *Game_apply_id(PyObject *self, PyObject *x)
+{
+    return apply_by(self, x, BY_ID);
 }
 
 /* events(seat, since=None): what happened since that seat's last look, as it may see it
@@ -1011,12 +1144,27 @@ static PyObject *Game_events(PyObject *self, PyObject *args, PyObject *kw)
     return l;
 }
 
-static PyObject *Game_step(PyObject *self, PyObject *x)
+static PyObject *step_by(PyObject *self, PyObject *x, int kind)
 {
     okr_event e;
-    if (game_apply(GAME(self), x, &e) < 0)
+    if (game_apply(GAME(self), x, &e, kind) < 0)
         return NULL;
     return event_ns(&e);
+}
+
+static PyObject *Game_step(PyObject *self, PyObject *x)
+{
+    return step_by(self, x, BY_ANY);
+}
+
+static PyObject *Game_step_legal(PyObject *self, PyObject *x)
+{
+    return step_by(self, x, BY_LEGAL);
+}
+
+static PyObject *Game_step_id(PyObject *self, PyObject *x)
+{
+    return step_by(self, x, BY_ID);
 }
 
 static PyObject *Game_parse(PyObject *self, PyObject *text)
@@ -1217,16 +1365,6 @@ static PyObject *Game_game_result(PyObject *self, PyObject *unused)
 
 /* ---- Learning: observation planes and a fixed action space (docs/python.md "Learning") --- */
 
-enum {
-    OBS_W = OKR_KINDS,       /* a plane: the 52 kinds and the Joker */
-    OBS_FIXED_PLANES = 5,    /* hand, pile top, buried pile, melds, unknown */
-    OBS_SCALARS_FIXED = 13,  /* stock, phase (8), knock limit, stock locked, turns, to act */
-    GIN_SPACE = 3 + 52 + 52, /* draw, take, pass, discard k, knock discarding k */
-    RUMMY_FIXED = 2 + OKR_KINDS,
-    RUMMY_REST = 512,
-    RUMMY_SPACE = RUMMY_FIXED + RUMMY_REST
-};
-
 static int obs_size(int players)
 {
     return OBS_W * (OBS_FIXED_PLANES + players - 1) + 2 * players + OBS_SCALARS_FIXED;
@@ -1237,52 +1375,54 @@ static int space_of(const okr_game *g)
     return g->rules.family == OKR_FAMILY_GIN ? GIN_SPACE : RUMMY_SPACE;
 }
 
-/* What `seat` may know, as numbers (RULES 8.3): nothing here reads another hand or the
- * stock; "known" cards are those the whole table saw go into a hand (track_known). */
-static void fill_obs(const GameObject *o, int seat, float *out)
+/* What a view's seat may know, as numbers (RULES 8.3): the one encoding of observations,
+ * for Game.observe (from okr_view_of) and okr.observe_view (from a protocol View, in an arena
+ * bot): nothing here reads more than the view. `known[s]`: cards the whole table saw go into
+ * seat s's hand and not leave it (track_known), by absolute seat; NULL: none. */
+static void fill_obs(const okr_view *v, const okr_rules *r, const uint8_t (*known)[OKR_KINDS],
+                     float *out)
 {
-    const okr_game *g = &o->g;
-    int p = g->players, n = obs_size(p);
+    int p = v->players, seat = v->seat, n = obs_size(p);
     memset(out, 0, sizeof(float) * (size_t)n);
     float *hand = out, *top = out + OBS_W, *buried = out + 2 * OBS_W, *melds = out + 3 * OBS_W,
-          *unknown = out + 4 * OBS_W, *known = out + 5 * OBS_W;
+          *unknown = out + 4 * OBS_W, *kn = out + 5 * OBS_W;
     int seen[OKR_KINDS];
     for (int k = 0; k < OKR_KINDS; k++) {
-        hand[k] = g->hand[seat][k];
-        seen[k] = g->hand[seat][k];
+        hand[k] = v->hand[k];
+        seen[k] = v->hand[k];
     }
-    for (int i = 0; i < g->pile_n; i++) {
-        (i == g->pile_n - 1 ? top : buried)[g->pile[i]] += 1;
-        seen[g->pile[i]]++;
+    for (int i = 0; i < v->pile_n; i++) {
+        (i == v->pile_n - 1 ? top : buried)[v->pile[i]] += 1;
+        seen[v->pile[i]]++;
     }
-    for (int m = 0; m < g->meld_n; m++)
-        for (int i = 0; i < g->meld[m].n; i++) {
-            melds[g->meld[m].card[i]] += 1;
-            seen[g->meld[m].card[i]]++;
+    for (int m = 0; m < v->meld_n; m++)
+        for (int i = 0; i < v->meld[m].n; i++) {
+            melds[v->meld[m].card[i]] += 1;
+            seen[v->meld[m].card[i]]++;
         }
-    if (o->known_hand == g->hand_no)
+    if (known)
         for (int j = 1; j < p; j++)
             for (int k = 0; k < OKR_KINDS; k++) {
-                known[(j - 1) * OBS_W + k] = o->known[(seat + j) % p][k];
-                seen[k] += o->known[(seat + j) % p][k];
+                kn[(j - 1) * OBS_W + k] = known[(seat + j) % p][k];
+                seen[k] += known[(seat + j) % p][k];
             }
     for (int k = 0; k < OKR_KINDS; k++) {
-        int total = k == OKR_JOKER ? g->rules.jokers : g->rules.decks;
+        int total = k == OKR_JOKER ? r->jokers : r->decks;
         unknown[k] = (float)(total - seen[k] > 0 ? total - seen[k] : 0);
     }
     float *sc = out + OBS_W * (OBS_FIXED_PLANES + p - 1);
     for (int j = 0; j < p; j++) {
-        sc[j] = (float)g->score[(seat + j) % p];
-        sc[p + j] = g->hand_n[(seat + j) % p];
+        sc[j] = (float)v->score[(seat + j) % p];
+        sc[p + j] = v->hand_n[(seat + j) % p];
     }
     sc += 2 * p;
-    sc[0] = g->stock_n;
-    if (g->phase >= 1 && g->phase <= 8)
-        sc[g->phase] = 1;                                 /* sc[1..8]: the phase, one-hot */
-    sc[9] = (float)okr_knock_limit(&g->rules, g->upcard); /* as the View has it */
-    sc[10] = g->stock_locked;
-    sc[11] = g->turns;
-    sc[12] = g->to_act == seat && g->phase < OKR_PH_HAND_OVER;
+    sc[0] = v->stock_n;
+    if (v->phase >= 1 && v->phase <= 8)
+        sc[v->phase] = 1;                         /* sc[1..8]: the phase, one-hot */
+    sc[9] = (float)okr_knock_limit(r, v->upcard); /* as the View has it */
+    sc[10] = v->stock_locked;
+    sc[11] = v->turns;
+    sc[12] = v->to_act == seat && v->phase < OKR_PH_HAND_OVER;
 }
 
 /* map[i] = position in the legal list of the action at index i of the fixed space, or -1.
@@ -1400,7 +1540,9 @@ static PyObject *Game_observe(PyObject *self, PyObject *args, PyObject *kw)
     }
     float
         tmp[OBS_W * (OBS_FIXED_PLANES + OKR_MAX_PLAYERS) + 2 * OKR_MAX_PLAYERS + OBS_SCALARS_FIXED];
-    fill_obs(o, seat, tmp);
+    okr_view v;
+    okr_view_of(&o->g, seat, &v);
+    fill_obs(&v, &o->g.rules, o->known_hand == o->g.hand_no ? o->known : NULL, tmp);
     memcpy(b.buf, tmp, sizeof(float) * (size_t)n); /* b.buf may be unaligned (bytearray) */
     PyBuffer_Release(&b);
     return res;
@@ -1429,23 +1571,62 @@ static PyObject *Game_action_mask(PyObject *self, PyObject *args, PyObject *kw)
     return res;
 }
 
-static PyObject *Game_action_of_index(PyObject *self, PyObject *arg)
+static PyObject *Game_action_of_id(PyObject *self, PyObject *arg)
 {
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred())
+    long id;
+    int at;
+    if (index_of(arg, &id) < 0 || (at = legal_of_id(GAME(self), id)) < 0)
         return NULL;
+    return action_new(&GAME(self)->legal[at]);
+}
+
+/* id_to_legal(a): the index into legal() of action id a (IndexError, ValueError as apply_id). */
+static PyObject *Game_id_to_legal(PyObject *self, PyObject *arg)
+{
+    long id;
+    int at;
+    if (index_of(arg, &id) < 0 || (at = legal_of_id(GAME(self), id)) < 0)
+        return NULL;
+    return PyLong_FromLong(at);
+}
+
+/* legal_to_id(i): the action id of legal()[i], or None if the fixed space has none for it
+ * (a gin knock arrangement that is not the one its id plays; a rummy action past 512). */
+static PyObject *Game_legal_to_id(PyObject *self, PyObject *arg)
+{
+    GameObject *o = GAME(self);
+    long i;
     int map[RUMMY_SPACE];
-    int n = action_map(GAME(self), map);
+    if (index_of(arg, &i) < 0)
+        return NULL;
+    int n = action_map(o, map);
     if (n < 0)
         return NULL;
-    if (i < 0 || i >= n)
-        return PyErr_Format(PyExc_IndexError, "action index %ld: the space has %d", i, n);
-    if (map[i] < 0)
-        return PyErr_Format(PyExc_ValueError,
-                            "action index %ld is not legal here (see "
-                            "action_mask())",
-                            i);
-    return action_new(&GAME(self)->legal[map[i]]);
+    if (i < 0 || i >= o->nlegal)
+        return PyErr_Format(PyExc_IndexError, "legal index %ld: %d legal actions", i, o->nlegal);
+    for (int id = 0; id < n; id++)
+        if (map[id] == i)
+            return PyLong_FromLong(id);
+    Py_RETURN_NONE;
+}
+
+/* known(): per seat, the cards the whole table saw go into that hand this hand and not
+ * leave it (observe()'s known planes; determinize(known=...) takes the same form). */
+static PyObject *Game_known(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    GameObject *o = GAME(self);
+    PyObject *l = PyList_New(o->g.players);
+    for (int s = 0; l && s < o->g.players; s++) {
+        static const uint8_t none[OKR_KINDS];
+        PyObject *h = hand_list(o->known_hand == o->g.hand_no ? o->known[s] : none);
+        if (!h) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, s, h);
+    }
+    return l;
 }
 
 static PyObject *Game_get_action_space(PyObject *self, void *c)
@@ -1783,8 +1964,21 @@ static PyMethodDef Game_methods[] = {
      "The legal actions of the seat to act, in canonical order (empty when a hand is over)."},
     {"legal_count", Game_legal_count, METH_NOARGS, "len(legal()) without making the actions."},
     {"apply", Game_apply, METH_O,
-     "apply(action | index | text): play an action; okr.Refused names the rule if illegal."},
+     "apply(action | text | legal index): play an action; okr.Refused names the rule if "
+     "illegal. A bare int is an index into legal() (say so with apply_legal): IndexKindError "
+     "if it is only an action id, AmbiguousIndexWarning if it is both and they differ."},
+    {"apply_legal", Game_apply_legal, METH_O, "apply_legal(i): play legal()[i]."},
+    {"apply_id", Game_apply_id, METH_O,
+     "apply_id(a): play action id a of the fixed action space (action_mask(), env.step)."},
     {"step", Game_step, METH_O, "Like apply(), returning the event (seq, seat, type, card, ...)."},
+    {"step_legal", Game_step_legal, METH_O, "Like apply_legal(), returning the event."},
+    {"step_id", Game_step_id, METH_O, "Like apply_id(), returning the event."},
+    {"legal_to_id", Game_legal_to_id, METH_O,
+     "legal_to_id(i): the action id of legal()[i], None if the fixed space has none for it."},
+    {"id_to_legal", Game_id_to_legal, METH_O,
+     "id_to_legal(a): the index into legal() of action id a (ValueError if not legal)."},
+    {"known", Game_known, METH_NOARGS,
+     "known(): per seat, the cards the table saw go into that hand and not leave it."},
     {"events", (PyCFunction)(void (*)(void))Game_events, METH_VARARGS | METH_KEYWORDS,
      "events(seat, since=None): the events since that seat's last events() call (or after seq "
      "`since`), as the seat may see them (RULES 8.3)."},
@@ -1806,8 +2000,9 @@ static PyMethodDef Game_methods[] = {
      "(docs/python.md), into out or a new numpy/array buffer."},
     {"action_mask", (PyCFunction)(void (*)(void))Game_action_mask, METH_VARARGS | METH_KEYWORDS,
      "action_mask(out=None): 1 for each legal index of the fixed action space."},
-    {"action_of_index", Game_action_of_index, METH_O,
-     "action_of_index(i): the legal Action at index i of the fixed action space."},
+    {"action_of_id", Game_action_of_id, METH_O,
+     "action_of_id(a): the okr.Action of action id a (ValueError if not legal now)."},
+    {"action_of_index", Game_action_of_id, METH_O, "The old name of action_of_id."},
     {"position", Game_position, METH_NOARGS,
      "The position as a dict Game.from_position(**it) accepts (cards in notation)."},
     {"_position_raw", Game_position_raw, METH_NOARGS,
@@ -2300,10 +2495,123 @@ static PyObject *m_determinize(PyObject *m, PyObject *args, PyObject *kw)
         Py_DECREF(o);
         return refuse(&why);
     }
+    if (has_known) { /* what the table saw is public in the world too: observe()'s planes */
+        memcpy(o->known, known, sizeof o->known);
+        o->known_hand = o->g.hand_no;
+    }
     return (PyObject *)o;
 }
 
+/* A view from Game.view() (its raw engine view) or from fields (okbot's View). 0 or -1. */
+static int any_view(PyObject *view, okr_view *v, const char *fn)
+{
+    PyObject *raw = PyObject_GetAttrString(view, "_raw");
+    if (!raw)
+        PyErr_Clear();
+    if (raw && PyObject_TypeCheck(raw, &RawViewType)) {
+        *v = ((RawViewObject *)raw)->v;
+        Py_DECREF(raw);
+        return 0;
+    }
+    Py_XDECREF(raw);
+    if (view_from_fields(view, v) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: a view (Game.view() or the protocol's View)", fn);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* _observe_view(view, rules, known=None, out=None): Game.observe's numbers from a view alone
+ * (fill_obs, the one encoding); known: per seat (absolute) lists of cards, as Game.known().
+ * okr.observe_view in __init__.py reads okbot's ctx for the rules. */
+static PyObject *m_observe_view(PyObject *m, PyObject *args, PyObject *kw)
+{
+    (void)m;
+    static char *kwlist[] = {"view", "rules", "known", "out", NULL};
+    PyObject *view, *rules_arg, *known_arg = Py_None, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:observe_view", kwlist, &view, &rules_arg,
+                                     &known_arg, &out))
+        return NULL;
+    okr_view v;
+    okr_rules r;
+    if (any_view(view, &v, "observe_view") < 0 || rules_of(rules_arg, &r) < 0)
+        return NULL;
+    if (v.players < 1 || v.seat >= v.players)
+        return PyErr_Format(PyExc_ValueError, "observe_view: seat %d of %d players", v.seat,
+                            v.players);
+    uint8_t known[OKR_MAX_PLAYERS][OKR_KINDS];
+    if (known_arg != Py_None && known_of(known_arg, v.players, known) < 0)
+        return NULL;
+    int n = obs_size(v.players);
+    PyObject *res = out == Py_None ? new_out(n, 1) : (Py_INCREF(out), out);
+    Py_buffer b;
+    if (!res || get_out(res, n, 1, &b) < 0) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    float
+        tmp[OBS_W * (OBS_FIXED_PLANES + OKR_MAX_PLAYERS) + 2 * OKR_MAX_PLAYERS + OBS_SCALARS_FIXED];
+    fill_obs(&v, &r, known_arg != Py_None ? (const uint8_t(*)[OKR_KINDS])known : NULL, tmp);
+    memcpy(b.buf, tmp, sizeof(float) * (size_t)n);
+    PyBuffer_Release(&b);
+    return res;
+}
+
+/* _known_step(known, seat, type, how, card, cards, taken, pile): known_update, the rule
+ * Game.apply follows, for an action seen as an event (okr.Observer). known: a bytearray of
+ * MAX_PLAYERS * KINDS counts, changed in place; cards: a new meld's cards (MELD, take or claim
+ * new), else empty; pile: the pile before the action, bottom first. */
+static PyObject *m_known_step(PyObject *m, PyObject *args)
+{
+    (void)m;
+    Py_buffer kb;
+    int seat, type, how, card, taken;
+    PyObject *cards, *pile;
+    if (!PyArg_ParseTuple(args, "w*iiiiOiO:_known_step", &kb, &seat, &type, &how, &card, &cards,
+                          &taken, &pile))
+        return NULL;
+    int32_t c[OKR_SPEC_CARDS], pl[OKR_MAX_CARDS];
+    int nc = -1, np = -1;
+    if (kb.len != OKR_MAX_PLAYERS * OKR_KINDS || seat < 0 || seat >= OKR_MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "_known_step: known is MAX_PLAYERS * KINDS bytes");
+    } else {
+        Py_INCREF(cards); /* ints_of takes a reference */
+        Py_INCREF(pile);
+        nc = ints_of(cards, "cards", 0, OKR_KINDS - 1, c, OKR_SPEC_CARDS);
+        if (nc >= 0)
+            np = ints_of(pile, "pile", 0, OKR_KINDS - 1, pl, OKR_MAX_CARDS);
+        else
+            Py_DECREF(pile);
+    }
+    if (np < 0) {
+        PyBuffer_Release(&kb);
+        return NULL;
+    }
+    okr_action a;
+    memset(&a, 0, sizeof a);
+    a.seat = (uint8_t)seat;
+    a.type = (uint8_t)type;
+    a.how = (uint8_t)how;
+    a.card = (uint8_t)card;
+    a.u.spec.n = (uint8_t)nc;
+    for (int i = 0; i < nc; i++)
+        a.u.spec.card[i] = (uint8_t)c[i];
+    uint8_t p8[OKR_MAX_CARDS];
+    for (int i = 0; i < np; i++)
+        p8[i] = (uint8_t)pl[i];
+    known_update((uint8_t(*)[OKR_KINDS])kb.buf, &a, taken, p8, np);
+    PyBuffer_Release(&kb);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_observe_view", (PyCFunction)(void (*)(void))m_observe_view, METH_VARARGS | METH_KEYWORDS,
+     "_observe_view(view, rules, known=None, out=None): Game.observe() from a view alone."},
+    {"_known_step", m_known_step, METH_VARARGS,
+     "_known_step(known, seat, type, how, card, cards, taken, pile): Game's known-card rule."},
     {"card", m_card, METH_O, "card('QS') -> 50: a card's kind from text (or a kind)."},
     {"card_str", m_card_str, METH_O, "card_str(50) -> 'QS'."},
     {"cards", m_cards, METH_O, "cards('AS 2S') -> [39, 40]."},
@@ -2359,6 +2667,25 @@ PyMODINIT_FUNC PyInit__okr(void)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
+        return NULL;
+    PyObject *kind_bases = PyTuple_Pack(2, PyExc_IndexError, PyExc_ValueError);
+    IndexKindError =
+        kind_bases
+            ? PyErr_NewExceptionWithDoc("okr.IndexKindError",
+                                        "An int of one convention given where the other is "
+                                        "expected: an action id to apply(), which reads legal() "
+                                        "indices (an IndexError and a ValueError).",
+                                        kind_bases, NULL)
+            : NULL;
+    Py_XDECREF(kind_bases);
+    AmbiguousIndexWarning = PyErr_NewExceptionWithDoc(
+        "okr.AmbiguousIndexWarning",
+        "apply(i) with an int that is both an index into legal() and a legal action id of "
+        "another move: the legal index was played; say which with apply_legal or apply_id.",
+        PyExc_UserWarning, NULL);
+    if (!IndexKindError || !AmbiguousIndexWarning ||
+        PyModule_AddObjectRef(m, "IndexKindError", IndexKindError) < 0 ||
+        PyModule_AddObjectRef(m, "AmbiguousIndexWarning", AmbiguousIndexWarning) < 0)
         return NULL;
     Refused = PyErr_NewExceptionWithDoc(
         "okr.Refused", "The engine refused: .rule is the rule number (RULES.md), .reason why.",

@@ -50,7 +50,7 @@ def play(preset, players, seed, **options):
         if g.hand_over():
             g.next_hand()
             continue
-        g.apply(rng.pick(g.legal_count()))
+        g.apply_legal(rng.pick(g.legal_count()))
     return g
 
 
@@ -255,7 +255,7 @@ def test_knock_action_carries_melds():
                 assert all(len(m) >= 3 for m in melds)
                 assert str(k[0]).startswith("knock ")
                 return
-            g.apply(rng.randrange(len(acts)))
+            g.apply_legal(rng.randrange(len(acts)))
     pytest.fail("no knock in 400 random gin hands")
 
 
@@ -294,7 +294,7 @@ def test_over_hand_over_next_hand_and_results():
             assert not g.over()
             g.next_hand()
             continue
-        g.apply(rng.randrange(g.legal_count()))
+        g.apply_legal(rng.randrange(g.legal_count()))
     res = g.game_result()
     assert g.hand_over() and g.over() and g.legal() == []
     assert sorted(res.placement) in ([1, 2], [1, 1])
@@ -457,7 +457,7 @@ def test_determinize_reveals_nothing(preset, players):
             again = okr.determinize(other.view(seat), 1000 + states)
             assert again.digest() == d.digest()    # built from the view only
             states += 1
-            g.apply(rng.randrange(g.legal_count()))
+            g.apply_legal(rng.randrange(g.legal_count()))
     assert states > 100
 
 
@@ -500,7 +500,7 @@ def test_determinize_deals_known_cards_to_their_hands():
                 assert okr.determinize(v, 11, known=as_list).digest() == d.digest()
                 assert okr.determinize(v, 11, known={}).digest() == \
                     okr.determinize(v, 11).digest()
-                g.apply(rng.randrange(g.legal_count()))
+                g.apply_legal(rng.randrange(g.legal_count()))
     g = okr.Game("laws", players=3, seed=2)
     v = g.view(0)
     both = [c for c in g.hand(0) if g.hand(0).count(c) == 2][:1]  # laws: two decks
@@ -536,9 +536,9 @@ def test_docs_monte_carlo_bot():
             if g.to_act == 0:
                 i = ns["monte_carlo"](g, 0, rng, worlds=2, playouts=1)
                 assert 0 <= i < g.legal_count()
-                g.apply(i)
+                g.apply_legal(i)
             else:
-                g.apply(rng.randrange(g.legal_count()))
+                g.apply_legal(rng.randrange(g.legal_count()))
         assert g.hand_result() is not None
 
 
@@ -597,7 +597,7 @@ def test_determinize_from_the_fields_of_a_view():
                 got = okr.determinize(_fields_only(v), 77, rules=g.rules).digest()
                 assert got == want
                 states += 1
-                g.apply(rng.randrange(g.legal_count()))
+                g.apply_legal(rng.randrange(g.legal_count()))
     assert states > 100
     with pytest.raises(TypeError):
         okr.determinize(_fields_only(okr.Game().view(0)), 1)  # no rules given
@@ -617,7 +617,7 @@ def test_determinize_from_okbot_protobuf_view():
     g = okr.Game("laws", players=3, seed=4)
     rng = random.Random(2)
     for _ in range(40):
-        g.apply(rng.randrange(g.legal_count()))
+        g.apply_legal(rng.randrange(g.legal_count()))
     v = g.view(g.to_act)
     pb = okr_pb2.View(seat=v.seat, players=v.players, phase=v.phase, dealer=v.dealer,
                       turn_seat=v.turn_seat, to_act=v.to_act, stock_size=v.stock_size,
@@ -638,7 +638,7 @@ def test_determinize_refuses_impossible_views():
     rng = random.Random(4)
     g = okr.Game("laws", players=3, seed=2)
     for _ in range(20):
-        g.apply(rng.randrange(g.legal_count()))
+        g.apply_legal(rng.randrange(g.legal_count()))
     base = g.view(g.to_act)
     fields = ["seat", "players", "phase", "dealer", "turn_seat", "to_act", "stock_size",
               "upcard", "hand_no", "turns", "discarder", "claim_meld", "upcard_passes"]
