@@ -30,6 +30,8 @@ static const ar_command commands[] = {
     {"report", "a match's or tournament's results as a page (html) or a pasteable block",
      ar_report_main, ar_report_usage},
     {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
+    {"luck", "luck-adjusted scores of a tournament's games, from its records", ar_luck_main,
+     ar_luck_usage},
     {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
      ar_sandbox_main, ar_sandbox_usage},
 };
