@@ -71,6 +71,7 @@ enum {
     K_ALPHA,
     K_BETA,
     K_HANDS,
+    K_LUCK,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -97,6 +98,7 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "jobs", K_JOBS},
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
     {SEC_TOURNAMENT, "hands", K_HANDS},
+    {SEC_TOURNAMENT, "luck", K_LUCK},
     {SEC_CLOCKS, "startup_ms", K_STARTUP_MS},
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
@@ -120,6 +122,7 @@ enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 
 static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
+static const char *const luck_names[] = {"on", "off", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
@@ -865,6 +868,8 @@ static void resolve(resolver *r, ar_tour *t)
     if (get_long(r, &k[K_HARD_MS], "hard_ms", 1, 86400000, &x) > 0)
         t->clocks.hard_ms = (uint32_t)x;
 
+    if (get_choice(r, &k[K_LUCK], "luck", luck_names, &c) > 0) /* docs/luck.md */
+        t->luck_off = c == 1;
     if (get_choice(r, &k[K_ON_ERROR], "on_error", on_error_names, &c) > 0)
         t->on_error = c == 0 ? AR_ON_ERROR_FORFEIT : AR_ON_ERROR_SUBSTITUTE;
     if (get_choice(r, &k[K_SUBSTITUTE], "substitute", substitute_names, &c) > 0) {

@@ -68,6 +68,7 @@ typedef struct ar_tour {
                       "tournaments/demo-out"); without it results/<name> in the current one */
     int jobs;      /* 0: number of online CPUs */
     int bootstrap; /* replicates */
+    int luck_off;  /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
     ar_clocks clocks;
     int on_error;   /* AR_ON_ERROR_* (match.h) */
     int substitute; /* AR_SUB_FIRST or an ar_policy */
