@@ -9,7 +9,7 @@
  * once (the least-squares slope of the final-total difference on the summed luck terms at
  * scale 1) on calibration tournaments of strong_bot against greedy_bot whose seeds no
  * measurement uses (seed 7, 60 deals each; docs/luck.md "Calibration"), then rounded. */
-#define SCALE_GIN 1.0
+#define SCALE_GIN 0.75
 #define SCALE_RUMMY 1.0
 
 /* Chance that a card in the hand ends in a meld, by what it has around it (rummy). */
@@ -157,7 +157,7 @@ static void relative(const okr_rules *r, int p, const double *g, double *out)
 
 void ar_luck_value(int v, const okr_game *g, double *out)
 {
-    double st[OKR_MAX_PLAYERS];
+    double st[OKR_MAX_PLAYERS] = {0};
     for (int s = 0; s < g->players; s++)
         st[s] = strength(v, &g->rules, g->hand[s], g->upcard);
     relative(&g->rules, g->players, st, out);
@@ -165,7 +165,7 @@ void ar_luck_value(int v, const okr_game *g, double *out)
 
 void ar_luck_deal(ar_luck *L, const okr_game *g)
 {
-    double now[OKR_MAX_PLAYERS];
+    double now[OKR_MAX_PLAYERS] = {0};
     ar_luck_value(L->v, g, now);
     for (int s = 0; s < g->players; s++) { /* E[v] = 0: exchangeable hands, luck.h */
         L->luck[s] += now[s];
