@@ -3,19 +3,110 @@
  * the value estimate (the arena's, a constant, a pseudo-random function of the state); the
  * expectation of a draw is exact (averaged over every card the stock could give, the terms sum
  * to zero); and an A/A comparison (one policy in every seat) covers 0 in about 95% of runs.
- * Games are played in process with the engine and a fixed policy (tests/engine/testkit.h). */
-#include "../engine/testkit.h"
-
+ * Games are played in process with the engine and a fixed policy (policy() below). */
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
 
 #include "tour/luck.h"
+
+static okr_action acts[OKR_MAX_ACTIONS];
+
+static int rng(uint64_t *s, int n)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return (int)((z ^ (z >> 31)) % (uint64_t)n);
+}
+
+/* A fixed policy: gin knocks when it can, else discards to the least deadwood, and takes the
+ * discard one time in three; rummy takes and claims when it can, else draws, melds and adds
+ * whenever it can, and discards its costliest card. Deterministic in *s. */
+static void policy(const okr_game *g, uint64_t *s, okr_action *out)
+{
+    int n = okr_legal(g, acts, OKR_MAX_ACTIONS), first[16], count[16];
+    assert_true(n > 0);
+    for (int t = 0; t < 16; t++)
+        first[t] = -1, count[t] = 0;
+    for (int i = 0; i < n; i++) {
+        if (first[acts[i].type] < 0)
+            first[acts[i].type] = i;
+        count[acts[i].type]++;
+    }
+#define PICK(t) (*out = acts[first[t] + rng(s, count[t])])
+    if (g->rules.family == OKR_FAMILY_GIN) {
+        if (count[OKR_A_KNOCK]) {
+            *out = acts[first[OKR_A_KNOCK]];
+        } else if (count[OKR_A_DISCARD]) {
+            int best = -1, bestdw = 1 << 30;
+            for (int i = first[OKR_A_DISCARD]; i < first[OKR_A_DISCARD] + count[OKR_A_DISCARD];
+                 i++) {
+                uint8_t h[OKR_KINDS];
+                okr_ginmeld m[OKR_GIN_MELDS];
+                int nm;
+                memcpy(h, g->hand[g->to_act], OKR_KINDS);
+                h[acts[i].card]--;
+                int dw = okr_gin_best(&g->rules, h, m, &nm);
+                if (dw < bestdw)
+                    bestdw = dw, best = i;
+            }
+            *out = acts[best];
+        } else if (count[OKR_A_TAKE] && rng(s, 3) == 0) {
+            PICK(OKR_A_TAKE);
+        } else if (count[OKR_A_DRAW]) {
+            PICK(OKR_A_DRAW);
+        } else {
+            PICK(OKR_A_PASS);
+        }
+        return;
+    }
+    static const int order[] = {OKR_A_TAKE, OKR_A_CLAIM, OKR_A_DRAW,
+                                OKR_A_MELD, OKR_A_ADD,   OKR_A_REPLACE};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (count[order[i]]) {
+            PICK(order[i]);
+            return;
+        }
+    if (count[OKR_A_DISCARD]) {
+        int best = first[OKR_A_DISCARD];
+        for (int i = best; i < first[OKR_A_DISCARD] + count[OKR_A_DISCARD]; i++)
+            if (okr_card_debit(&g->rules, acts[i].card) >
+                okr_card_debit(&g->rules, acts[best].card))
+                best = i;
+        *out = acts[best];
+    } else {
+        PICK(OKR_A_PASS);
+    }
+#undef PICK
+}
+
+/* A preset with one override "name=value". */
+static okr_rules rules_of(const char *preset, const char *kv)
+{
+    okr_rules r;
+    assert_int_equal(okr_rules_preset(&r, preset, NULL), OKR_OK);
+    char name[32];
+    const char *eq = strchr(kv, '=');
+    memcpy(name, kv, (size_t)(eq - kv));
+    name[eq - kv] = '\0';
+    assert_int_equal(okr_rules_set(&r, name, eq + 1, NULL), OKR_OK);
+    return r;
+}
 
 static int light(void)
 {
     return getenv("OKR_SANITIZE") != NULL;
 }
 
-/* One hand with tk_policy (rng seeded per seat rotation so that plays differ), feeding every
+/* One hand with policy() (rng seeded per seat rotation so that plays differ), feeding every
  * chance event to L; per event the acting seat's term goes to sum/sum2/n[type]. Returns the
  * hand's scores in score[]. */
 typedef struct stats {
@@ -44,7 +135,7 @@ static void play_hand(const okr_rules *r, int players, uint64_t seed, uint64_t p
     int steps = 0;
     while (g.phase != OKR_PH_HAND_OVER && g.phase != OKR_PH_GAME_OVER) {
         okr_action a;
-        tk_policy(&g, &prng, &a);
+        policy(&g, &prng, &a);
         okr_game pre = g;
         okr_event e;
         assert_int_equal(okr_apply(&g, &a, &e, NULL), OKR_OK);
@@ -71,7 +162,7 @@ static void test_terms_mean_zero(void **state)
     for (int p = 0; p < 5; p++)
         for (int streams = 0; streams < 2; streams++)
             for (int vi = 0; vi < 3; vi++) {
-                okr_rules r = tk_rules(pre[p], streams ? "stock=streams" : "stock=deck", NULL);
+                okr_rules r = rules_of(pre[p], streams ? "stock=streams" : "stock=deck");
                 stats st;
                 memset(&st, 0, sizeof st);
                 for (int h = 0; h < hands; h++) {
@@ -105,7 +196,7 @@ static void test_draw_expectation_exact(void **state)
     const int pl[] = {2, 3, 5};
     for (int p = 0; p < 3; p++)
         for (uint64_t seed = 1; seed <= 10; seed++) {
-            okr_rules r = tk_rules(pre[p], "stock=streams", NULL);
+            okr_rules r = rules_of(pre[p], "stock=streams");
             okr_game g;
             assert_int_equal(okr_game_init(&g, &r, pl[p], seed, NULL, 0, NULL), OKR_OK);
             for (int v = 0; v < 2; v++) { /* AR_LUCK_V_HAND, AR_LUCK_V_NOISE */
@@ -131,7 +222,7 @@ static void test_draw_expectation_exact(void **state)
 static void test_aa_coverage(void **state)
 {
     (void)state;
-    okr_rules r = tk_rules("gin", "stock=streams", NULL);
+    okr_rules r = rules_of("gin", "stock=streams");
     int runs = light() ? 20 : 100, sets = 30, cover = 0, cover_raw = 0;
     for (int run = 0; run < runs; run++) {
         double s1 = 0, s2 = 0, r1 = 0, r2 = 0;
