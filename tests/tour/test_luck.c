@@ -250,9 +250,43 @@ static void test_aa_coverage(void **state)
     assert_true(share >= (light() ? 0.75 : 0.88));
 }
 
+/* RULES 4.2 Decision: per-seat streams leave the game's odds alone. Over the same seeds and
+ * the same fixed policy, seat 0's mean hand score minus seat 1's (and in laws seat 0's mean
+ * score) agree between stock=deck and stock=streams within 4 standard errors of their
+ * difference. */
+static void test_streams_same_odds(void **state)
+{
+    (void)state;
+    const char *pre[] = {"gin", "laws"};
+    const int pl[] = {2, 3};
+    int hands = light() ? 300 : 3000;
+    for (int p = 0; p < 2; p++) {
+        double m[2], v[2];
+        for (int streams = 0; streams < 2; streams++) {
+            okr_rules r = rules_of(pre[p], streams ? "stock=streams" : "stock=deck");
+            double s1 = 0, s2 = 0;
+            for (int h = 0; h < hands; h++) {
+                ar_luck L;
+                int32_t score[OKR_MAX_PLAYERS];
+                play_hand(&r, pl[p], 5000 + (uint64_t)h, (uint64_t)h * 13 + 5, AR_LUCK_V_CONST, &L,
+                          NULL, score);
+                double x = score[0] - score[1];
+                s1 += x, s2 += x * x;
+            }
+            m[streams] = s1 / hands;
+            v[streams] = (s2 / hands - m[streams] * m[streams]) / hands;
+        }
+        double se = sqrt(v[0] + v[1]);
+        print_message("%s: seat 0 - seat 1 per hand, deck %.2f, streams %.2f (se %.2f)\n", pre[p],
+                      m[0], m[1], se);
+        assert_true(fabs(m[0] - m[1]) <= 4 * se);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_streams_same_odds),
         cmocka_unit_test(test_draw_expectation_exact),
         cmocka_unit_test(test_terms_mean_zero),
         cmocka_unit_test(test_aa_coverage),
