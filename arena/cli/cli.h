@@ -30,6 +30,8 @@ int ar_tournament_main(int argc, char **argv);
 void ar_tournament_usage(FILE *out);
 int ar_merge_main(int argc, char **argv);
 void ar_merge_usage(FILE *out);
+int ar_luck_main(int argc, char **argv);
+void ar_luck_usage(FILE *out);
 int ar_sandbox_main(int argc, char **argv);
 void ar_sandbox_usage(FILE *out);
 int ar_report_main(int argc, char **argv);

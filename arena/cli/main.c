@@ -32,6 +32,8 @@ static const ar_command commands[] = {
     {"league", "a league that runs for weeks: bots join and improve while it plays", ar_league_main,
      ar_league_usage},
     {"merge", "join the shards of a tournament into its results", ar_merge_main, ar_merge_usage},
+    {"luck", "luck-adjusted scores of a tournament's games, from its records", ar_luck_main,
+     ar_luck_usage},
     {"sandbox", "show what this host allows for confining bots, and the sandbox mode",
      ar_sandbox_main, ar_sandbox_usage},
 };

@@ -76,6 +76,8 @@ int ar_match_duplicate_rules(okr_rules *r, const char *const *set, int nset, lon
     memset(why, 0, sizeof *why);
     if (!rule_given(set, nset, "dealer"))
         r->dealer = OKR_DEALER_ROTATE;
+    if (!rule_given(set, nset, "stock")) /* seat i's k-th stock card in every rotation */
+        r->stock = OKR_STOCK_STREAMS;
     if (hands <= 0)
         return 0;
     if (hands > AR_MATCH_MAX_HANDS)

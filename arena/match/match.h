@@ -32,12 +32,14 @@ void ar_match_log_name(const char *name, char *out, size_t cap);
 
 /* The rules of duplicate play (docs/rules.md, RULES 2.3 Decision): `dealer=rotate` unless the
  * user set `dealer` himself, so that hand h of every rotation deals the same cards to the same
- * seats. hands > 0: a fixed number of hands per game, scored as the sum of the hand scores
- * (target=0, max_hands=hands, no winner's bonus, no settlement). set[0..nset) are the user's
- * overrides as written ("opt=value", spaces allowed around the name). Refused, with the rule
- * in why: dealer=winner with hands (2.3: hand-by-hand scores need the same deal in every
- * rotation), and target, max_hands, winner_bonus or settlement set together with hands (their
- * own rule: a fixed number of hands replaces them). Returns 0 or -EINVAL. */
+ * seats, and `stock=streams` unless he set `stock` (RULES 4.2 Decision: seat i's k-th card from
+ * the stock is the same in every rotation, however the play diverges). hands > 0: a fixed number of
+ * hands per game, scored as the sum of the hand scores (target=0, max_hands=hands, no winner's
+ * bonus, no settlement). set[0..nset) are the user's overrides as written ("opt=value", spaces
+ * allowed around the name). Refused, with the rule in why: dealer=winner with hands (2.3:
+ * hand-by-hand scores need the same deal in every rotation), and target, max_hands, winner_bonus or
+ * settlement set together with hands (their own rule: a fixed number of hands replaces them).
+ * Returns 0 or -EINVAL. */
 int ar_match_duplicate_rules(okr_rules *r, const char *const *set, int nset, long long hands,
                              okr_refusal *why);
 enum { AR_MATCH_MAX_HANDS = 1000 }; /* the largest `hands` (a game of hands is one record) */

@@ -73,6 +73,7 @@ enum {
     K_HANDS,
     K_PONDER,
     K_PACE,
+    K_LUCK,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -99,6 +100,7 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "jobs", K_JOBS},
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
     {SEC_TOURNAMENT, "hands", K_HANDS},
+    {SEC_TOURNAMENT, "luck", K_LUCK},
     {SEC_CLOCKS, "startup_ms", K_STARTUP_MS},
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
@@ -125,6 +127,7 @@ enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
 static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
+static const char *const luck_names[] = {"on", "off", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
@@ -907,6 +910,8 @@ static void resolve(resolver *r, ar_tour *t)
     if (get_long(r, &k[K_PACE], "pace", 0, 86400000, &x) > 0)
         t->pace_ms = (uint32_t)x;
 
+    if (get_choice(r, &k[K_LUCK], "luck", luck_names, &c) > 0) /* docs/luck.md */
+        t->luck_off = c == 1;
     if (get_choice(r, &k[K_ON_ERROR], "on_error", on_error_names, &c) > 0)
         t->on_error = c == 0 ? AR_ON_ERROR_FORFEIT : AR_ON_ERROR_SUBSTITUTE;
     if (get_choice(r, &k[K_SUBSTITUTE], "substitute", substitute_names, &c) > 0) {

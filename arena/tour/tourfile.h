@@ -70,6 +70,7 @@ typedef struct ar_tour {
                       "tournaments/demo-out"); without it results/<name> in the current one */
     int jobs;      /* 0: number of online CPUs */
     int bootstrap; /* replicates */
+    int luck_off;  /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
     ar_clocks clocks;
     int ponder;       /* ponder = on: bots run between their decisions (match.h) */
     uint32_t pace_ms; /* pace = MS (match.h); 0: none */

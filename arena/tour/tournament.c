@@ -32,6 +32,7 @@
 
 #include "jail/spawn.h"
 #include "journal.h"
+#include "luck.h"
 #include "match/match.h"
 #include "rank.h"
 #include "schedule.h"
@@ -370,6 +371,12 @@ int ar_tour_game_parse(const char *payload, int k, ar_tour_game *g, char *why, s
             goto out;
         }
         g->place[i] = (uint8_t)pv;
+    }
+    const json_t *la = json_object_get(j, "luck_adjusted"); /* docs/luck.md */
+    if (json_is_array(la) && json_array_size(la) == (size_t)k) {
+        g->has_adj = 1;
+        for (int i = 0; i < k; i++)
+            g->adj[i] = json_number_value(json_array_get(la, (size_t)i));
     }
     size_t vi;
     const json_t *v;
@@ -755,6 +762,21 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         free(rg);
         return -EINVAL;
     }
+    /* the same fit on luck-adjusted scores (docs/luck.md), when every counted game has them */
+    ar_rank_result radj;
+    memset(&radj, 0, sizeof radj);
+    int have_adj = ngames > 0;
+    for (long long i = 0; i < ngames; i++)
+        have_adj &= g[i].has_adj;
+    if (have_adj) {
+        for (long long i = 0; i < ngames; i++)
+            for (int q = 0; q < k; q++)
+                rg[i].score[q] = g[i].adj[q];
+        if (ar_rank_fit(rg, ngames, n, &ro, &radj, err, sizeof err) < 0) {
+            fprintf(stderr, "arena: luck-adjusted ratings: %s\n", err);
+            have_adj = 0;
+        }
+    }
     free(rg);
 
     /* verdict counts per entrant */
@@ -810,6 +832,8 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
     for (int q = 0; q < k; q++)
         json_array_append_new(se, jnum(rr.seat_effect[q], 3));
     json_object_set_new(doc, "seat_effects", se);
+    if (have_adj) /* docs/luck.md: every entrant's luck_adjusted_score is this fit */
+        json_object_set_new(doc, "luck_adjusted", json_string("hand"));
     json_t *st = json_array();
     for (int r = 0; r < n; r++) {
         int i = rr.order[r];
@@ -823,6 +847,13 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         json_array_append_new(a, jnum(en->score_lo, 3));
         json_array_append_new(a, jnum(en->score_hi, 3));
         json_object_set_new(j, "score_ci", a);
+        if (have_adj) { /* the same fit on luck-adjusted scores (docs/luck.md) */
+            json_object_set_new(j, "luck_adjusted_score", jnum(radj.entry[i].score, 3));
+            a = json_array();
+            json_array_append_new(a, jnum(radj.entry[i].score_lo, 3));
+            json_array_append_new(a, jnum(radj.entry[i].score_hi, 3));
+            json_object_set_new(j, "luck_adjusted_score_ci", a);
+        }
         json_object_set_new(j, "elo", jnum(en->elo, 1));
         a = json_array();
         json_array_append_new(a, jnum(en->elo_lo, 1));
@@ -993,8 +1024,10 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
                 nw = (int)strlen(ti->names[i]);
         if (nw > 24)
             nw = 24;
-        printf("%4s  %-*s  %-28s  %-24s  %-7s  %7s  %6s  %s\n", "rank", nw, "entrant",
-               "score [95%]  (pts/game)", "win-Elo [95%]", "rank CI", "p>next", "games",
+        printf("%4s  %-*s  %-28s  ", "rank", nw, "entrant", "score [95%]  (pts/game)");
+        if (have_adj) /* docs/luck.md */
+            printf("%-28s  ", "luck-adjusted [95%]");
+        printf("%-24s  %-7s  %7s  %6s  %s\n", "win-Elo [95%]", "rank CI", "p>next", "games",
                "verdicts");
         for (int r = 0; r < n; r++) {
             int i = rr.order[r];
@@ -1022,8 +1055,14 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
                                        vw ? ", " : "", eg[i], ng[i]);
             if (!vw)
                 snprintf(vd, sizeof vd, "-");
-            printf("%4d  %-*.*s  %-28s  %-24s  %-7s  %7s  %6lld  %s\n", en->rank, nw, nw,
-                   ti->names[i], sc, el, rk, pn, en->games, vd);
+            printf("%4d  %-*.*s  %-28s  ", en->rank, nw, nw, ti->names[i], sc);
+            if (have_adj) {
+                char la[96];
+                fmt_interval(la, sizeof la, 3, 1, radj.entry[i].score, radj.entry[i].score_lo,
+                             radj.entry[i].score_hi);
+                printf("%-28s  ", la);
+            }
+            printf("%-24s  %-7s  %7s  %6lld  %s\n", el, rk, pn, en->games, vd);
         }
         if (n <= 8 && n > 1) {
             /* cells "d [lo, hi]": whole points once they run to hundreds, as wide as the
@@ -1109,6 +1148,7 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
     free(nd);
     free(dq);
     ar_rank_free(&rr);
+    ar_rank_free(&radj);
     return rc;
 }
 
@@ -1294,7 +1334,8 @@ typedef struct wctx {
     const ar_tour_set_job *job;
     const ar_set_plan *plan;
     int k, fd;
-    int failed; /* a write to the parent failed */
+    int failed;          /* a write to the parent failed */
+    const char *out_dir; /* where the records are (the luck adjustment reads them back) */
 } wctx;
 
 static void w_game_id(char *buf, size_t cap, long long deal, int rotation, void *ud)
@@ -1320,6 +1361,29 @@ static int send_line(wctx *w, char tag, const char *text)
     if (rc < 0)
         w->failed = 1;
     return rc;
+}
+
+/* luck_adjusted (docs/luck.md): each seat's counted total minus its luck, summed from the
+ * game's record with the arena's value estimate. Off the bots' clocks: the game is over and
+ * its record closed. Left out (and so the adjusted ratings too) if the record cannot be read. */
+static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_game_outcome *o)
+{
+    char *path = path_in(out_dir ? out_dir : ".", rec);
+    FILE *f = fopen(path, "r");
+    ar_luck L;
+    int32_t tot[OKR_MAX_PLAYERS];
+    int completed = 0;
+    char err[256];
+    if (f && ar_luck_record(f, path, AR_LUCK_V_HAND, &L, tot, &completed, err, sizeof err) == 0 &&
+        L.players == o->players) {
+        json_t *a = json_array();
+        for (int s = 0; s < o->players; s++)
+            json_array_append_new(a, jnum(o->final_total[s] - L.luck[s], 2));
+        json_object_set_new(j, "luck_adjusted", a);
+    }
+    if (f)
+        fclose(f);
+    free(path);
 }
 
 static void w_on_game(const ar_game_outcome *o, void *ud)
@@ -1402,6 +1466,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         char rec[300];
         snprintf(rec, sizeof rec, "records/%s.jsonl", o->game_id);
         json_object_set_new(j, "record", json_string(rec));
+        if (!w->job->t->luck_off) /* docs/luck.md: from the closed record, after the game */
+            add_luck(j, w->out_dir, rec, o);
     }
     char *text = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(j);
@@ -1446,7 +1512,7 @@ static void worker_main(void *arg)
     ar_entrant bots[AR_SCHED_MAX_SEATS];
     for (int j = 0; j < k; j++)
         bots[j] = job->e[plan->order[j]];
-    wctx w = {.job = job, .plan = plan, .k = k, .fd = fd};
+    wctx w = {.job = job, .plan = plan, .k = k, .fd = fd, .out_dir = out_dir};
     char prefix[48];
     snprintf(prefix, sizeof prefix, "s%lld-", plan->set);
     ar_match_config cfg = {

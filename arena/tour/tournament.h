@@ -100,6 +100,8 @@ typedef struct ar_tour_game {
     char game_id[96];
     int entrant[AR_SCHED_MAX_SEATS];
     double total[AR_SCHED_MAX_SEATS];
+    int has_adj;                    /* luck_adjusted given (docs/luck.md) */
+    double adj[AR_SCHED_MAX_SEATS]; /* luck-adjusted totals */
     uint8_t place[AR_SCHED_MAX_SEATS];
     int verdicts[AR_SCHED_MAX_SEATS][AR_TOUR_NVERDICTS]; /* per seat */
     int other_verdicts[AR_SCHED_MAX_SEATS];

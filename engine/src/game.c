@@ -86,6 +86,45 @@ void okr__shuffle_cards(uint8_t *cards, int n, uint64_t seed, int salt)
     }
 }
 
+/* ---- Per-seat stock streams (option stock=streams, docs/rules.md) ---------------------- */
+
+void okr__streams_cut(okr_game *g, int first)
+{
+    int p = g->players, n = g->stock_n, k = 0;
+    uint8_t deck[OKR_MAX_CARDS];
+    memcpy(deck, g->stock, (size_t)n);
+    memset(g->stream_n, 0, sizeof g->stream_n);
+    for (int j = 0; j < n; j++)
+        g->stream_n[(first + j) % p]++;
+    /* Seat s's block holds its cards j = s', s' + p, ... (draw order) with the first at the
+     * block's top: fill each block from its bottom with the seat's last card first. */
+    for (int s = 0; s < p; s++) {
+        int first_j = ((s - first) % p + p) % p;
+        for (int c = g->stream_n[s] - 1; c >= 0; c--)
+            g->stock[k++] = deck[n - 1 - (first_j + c * p)];
+    }
+}
+
+int okr__streams_next(const okr_game *g, int seat)
+{
+    int p = g->players, base[OKR_MAX_PLAYERS], b = 0;
+    if (!g->stock_n)
+        return -1;
+    for (int s = 0; s < p; s++) {
+        base[s] = b;
+        b += g->stream_n[s];
+    }
+    if (g->stream_n[seat])
+        return base[seat] + g->stream_n[seat] - 1;
+    int best = -1;
+    for (int i = 1; i < p; i++) { /* leftwards from the seat: the first longest wins */
+        int s = (seat + i) % p;
+        if (g->stream_n[s] && (best < 0 || g->stream_n[s] > g->stream_n[best]))
+            best = s;
+    }
+    return base[best]; /* the bottom of its block: the card that seat would draw last */
+}
+
 /* ---- Dealing (RULES 2.3-2.5) --------------------------------------------------------- */
 
 static int is_pack(const okr_rules *r, const uint8_t *pack, int n, okr_refusal *why)
@@ -134,6 +173,8 @@ static void deal(okr_game *g, const uint8_t *pack, int n)
     g->upcard_passes = 0;
     g->stock_locked = 0;
     g->claim_meld = 255;
+    if (r->stock == OKR_STOCK_STREAMS) /* the first stock card to the seat left of the dealer */
+        okr__streams_cut(g, (g->dealer + 1) % p);
     g->discarder = g->dealer; /* RULES 6.G: the upcard counts as the dealer's discard */
     g->turn_seat = g->to_act = (uint8_t)((g->dealer + 1) % p);
     if (r->family == OKR_FAMILY_GIN)
@@ -341,6 +382,8 @@ int okr_determinize_known(const okr_rules *r, const okr_view *v,
     out->stock_n = v->stock_n;
     for (int i = 0; i < v->stock_n; i++)
         out->stock[i] = cards[k++];
+    if (r->stock == OKR_STOCK_STREAMS) /* a fresh cut: the streams are as unseen as the rest */
+        okr__streams_cut(out, out->turn_seat);
     return OKR_OK;
 }
 
@@ -397,6 +440,8 @@ uint64_t okr_digest(const okr_game *g)
         mix32(&f, (uint32_t)g->concealed[s]);
     }
     mix(&f, g->stock, g->stock_n);
+    if (g->rules.stock == OKR_STOCK_STREAMS) /* stock=deck: the digest it always had */
+        mix(&f, g->stream_n, g->players);
     mix(&f, g->pile, g->pile_n);
     for (int m = 0; m < g->meld_n; m++) {
         const okr_meld *x = &g->meld[m];
@@ -430,5 +475,10 @@ int okr_check(const okr_game *g)
     for (int k = 0; k < OKR_KINDS; k++)
         if (count[k] != (k == OKR_JOKER ? g->rules.jokers : g->rules.decks))
             return OKR_EINVAL;
+    int streams = 0;
+    for (int s = 0; s < OKR_MAX_PLAYERS; s++)
+        streams += g->stream_n[s];
+    if (g->rules.stock == OKR_STOCK_STREAMS ? streams != g->stock_n : streams != 0)
+        return OKR_EINVAL;
     return OKR_OK;
 }

@@ -38,6 +38,13 @@ char *okr__utoa(unsigned long v, char *buf); /* buf >= 21 bytes; returns buf */
 /* game.c: shuffle cards[0..n) in place with the pinned generator seeded from (seed, salt),
  * the salt playing the part of the hand number (okr_determinize uses 0). */
 void okr__shuffle_cards(uint8_t *cards, int n, uint64_t seed, int salt);
+/* stock=streams (docs/rules.md, Decision on per-seat streams): cut g->stock, read from its
+ * top as a deck would be drawn, into one stream per seat, card j to seat (first + j) mod
+ * players; and the index in g->stock of the card `seat` draws next (its stream's next card;
+ * an empty stream: the last card of the longest other stream, the nearest to the seat's left
+ * on a tie), or -1 with an empty stock. */
+void okr__streams_cut(okr_game *g, int first);
+int okr__streams_next(const okr_game *g, int seat);
 
 /* rules.c */
 /* Every option's value in table order, then the family and seat range; for the digest. */

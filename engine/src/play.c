@@ -578,7 +578,18 @@ static int after_discard(okr_game *g, int seat)
 
 static void draw_card(okr_game *g, int seat, okr_event *e)
 {
-    int k = g->stock[--g->stock_n];
+    int k;
+    if (g->rules.stock == OKR_STOCK_STREAMS) { /* the seat's own stream (docs/rules.md) */
+        int i = okr__streams_next(g, seat), s = 0;
+        for (int b = g->stream_n[0]; b <= i; b += g->stream_n[++s])
+            ;
+        k = g->stock[i];
+        memmove(g->stock + i, g->stock + i + 1, (size_t)(g->stock_n - 1 - i));
+        g->stream_n[s]--;
+        g->stock_n--;
+    } else {
+        k = g->stock[--g->stock_n];
+    }
     hand_give(g, seat, k);
     turn_start(g, seat);
     g->phase = OKR_PH_PLAY;

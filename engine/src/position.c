@@ -33,6 +33,7 @@ void okr_position_of(const okr_game *g, okr_position *p)
     memcpy(p->concealed, g->concealed, sizeof p->concealed);
     memcpy(p->drew, g->drew, sizeof p->drew);
     memcpy(p->melded_before, g->melded_before, sizeof p->melded_before);
+    memcpy(p->stream_n, g->stream_n, sizeof p->stream_n);
 }
 
 /* Is *m a meld the rules allow (RULES 3)? Checked as the new meld of its first cards (at
@@ -257,6 +258,20 @@ int okr_game_from_position(okr_game *out, const okr_rules *r, const okr_position
     }
     if (p->shuffle_stock)
         okr__shuffle_cards(g.stock, g.stock_n, p->seed, p->hand_no);
+    if (r->stock == OKR_STOCK_STREAMS) { /* the streams as given, or a fresh cut */
+        int sum = 0;
+        for (int s = 0; s < OKR_MAX_PLAYERS; s++)
+            sum += s < n ? p->stream_n[s] : 0;
+        for (int s = n; s < OKR_MAX_PLAYERS; s++)
+            if (p->stream_n[s])
+                return okr__invalid(why, "2.2", "a stream of a seat that is not at the table");
+        if (!sum || p->shuffle_stock)
+            okr__streams_cut(&g, (p->dealer + 1) % n);
+        else if (sum != g.stock_n)
+            return okr__invalid(why, "4.2", "the streams do not add up to the stock");
+        else
+            memcpy(g.stream_n, p->stream_n, sizeof g.stream_n);
+    }
     g.upcard = p->upcard == OKR_POS_AUTO ? (g.pile_n ? g.pile[0] : OKR_NOCARD) : p->upcard;
     if (g.upcard >= OKR_KINDS)
         return okr__invalid(why, "2.4", "the upcard is a card (give it when the pile is empty)");

@@ -22,6 +22,7 @@ static const char *const qs_names[] = {"any", "out_or_pair", "last_card", "never
 static const char *const ace_names[] = {"none", "low", "high", "both", NULL};
 static const char *const values_names[] = {"laws", "parlett", "arlington", "german", "gin", NULL};
 static const char *const dealer_names[] = {"winner", "rotate", NULL};
+static const char *const stock_names[] = {"deck", "streams", NULL};
 
 #define U8(f, fam, lo, hi, rule)                                                                   \
     {                                                                                              \
@@ -66,6 +67,7 @@ static const option options[] = {
     U8(spade_double, FOR_GIN, 0, 1, "G2"),
     U16(gin_bonus, FOR_GIN, 0, 1000, "G7"),
     U16(undercut_bonus, FOR_GIN, 0, 1000, "G7"),
+    ENUM(stock, FOR_ALL, 0, 1, "4.2", stock_names),
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
@@ -441,7 +443,8 @@ int okr__rules_values(const okr_rules *r, uint32_t *out, int cap)
      * book's dealer keeps the digest it had before the option existed (recorded digests and
      * bench_engine's signature stay valid) */
     for (int i = 0; i < N_OPTIONS && n < cap; i++)
-        if (options[i].offset != offsetof(okr_rules, dealer))
+        if (options[i].offset != offsetof(okr_rules, dealer) &&
+            options[i].offset != offsetof(okr_rules, stock))
             out[n++] = get(r, &options[i]);
     if (n + 2 <= cap) { /* what no option sets */
         out[n++] = r->family;
@@ -449,5 +452,7 @@ int okr__rules_values(const okr_rules *r, uint32_t *out, int cap)
     }
     if (r->dealer != OKR_DEALER_WINNER && n < cap)
         out[n++] = 0x100u | r->dealer;
+    if (r->stock != OKR_STOCK_DECK && n < cap) /* the same for stock=deck */
+        out[n++] = 0x200u | r->stock;
     return n;
 }

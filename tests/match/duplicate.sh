@@ -40,6 +40,16 @@ check "selfplay keeps the rule book's dealer" grep -q 'dealer=winner' "$TMP/self
 "$ARENA" selfplay --rules gin --games 1 --rule dealer=rotate >"$TMP/self2.txt" 2>&1
 check "... unless asked" grep -q 'dealer=rotate' "$TMP/self2.txt"
 
+# RULES 4.2 Decision: per-seat stock streams in every record of a match unless asked;
+# selfplay keeps the rule book's one stock
+check "match: stock=streams in every record" \
+    test "$(grep -l '"options":"[^"]* stock=streams' "$TMP"/rot/records/*.jsonl | wc -l)" -eq 3
+"$ARENA" match --rules gin --games 2 --seed 4 --bot @greedy --bot @random \
+    --rule stock=deck --out "$TMP/deck" --quiet >/dev/null 2>&1
+check "match --rule stock=deck: recorded" \
+    test "$(grep -l '"options":"[^"]* stock=deck' "$TMP"/deck/records/*.jsonl | wc -l)" -eq 2
+check "selfplay keeps the rule book's stock" grep -q 'stock=deck' "$TMP/self.txt"
+
 # --hands: exactly N hands per game; the total is the sum of the hand scores (gin: no
 # concealed bonus); the records replay
 "$ARENA" match --rules gin --games 6 --hands 4 --seed 9 --bot @greedy --bot @random \

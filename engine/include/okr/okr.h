@@ -73,6 +73,13 @@ enum { OKR_ACE_LOW = 1, OKR_ACE_HIGH = 2, OKR_ACE_BOTH = 3 };
  * (players - 2 + h) mod players: the arena's Decision for duplicate play, where hand h of every
  * seat rotation must give its pack to the same seats (docs/rules.md). */
 enum { OKR_DEALER_WINNER = 0, OKR_DEALER_ROTATE = 1 };
+/* How the stock is drawn (option `stock`, RULES 2.4, 4.2, G4). DECK: the rule book's one pile,
+ * top card first. STREAMS: the arena's Decision for duplicate play (docs/rules.md): the stock
+ * left after the deal is cut into one stream per seat (its k-th card is the one that seat
+ * draws k-th, in every seat rotation of a deal); a seat whose stream is empty draws the last
+ * card of the longest other stream. The next card a seat draws is uniform over the stock's
+ * cards either way. */
+enum { OKR_STOCK_DECK = 0, OKR_STOCK_STREAMS = 1 };
 enum {
     OKR_VALUES_LAWS = 0,
     OKR_VALUES_PARLETT,
@@ -116,6 +123,7 @@ typedef struct okr_rules {
     uint16_t gin_bonus;       /* gin: G7 */
     uint16_t undercut_bonus;  /* gin: G7 */
     uint8_t dealer;           /* OKR_DEALER_*: who deals the next hand (RULES 2.3) */
+    uint8_t stock;            /* OKR_STOCK_*: one stock, or one stream per seat (RULES 4.2) */
 } okr_rules;
 
 /* Fill *r with a preset: "laws", "parlett", "arlington", "german", "gin". OKR_EINVAL if the
@@ -327,6 +335,10 @@ typedef struct okr_game {
     int32_t concealed[OKR_MAX_PLAYERS]; /* concealed bonuses so far (7.3) */
     okr_hand_result last;               /* valid in HAND_OVER and GAME_OVER */
     okr_game_result result;             /* valid in GAME_OVER */
+    /* stock=streams: cards left in each seat's stream. The stock holds the streams as blocks,
+     * seat 0's at the bottom (stock[0 .. stream_n[0] - 1]), then seat 1's, ...; a block's
+     * highest index is the seat's next card. All zero under stock=deck. */
+    uint8_t stream_n[OKR_MAX_PLAYERS];
 } okr_game;
 
 /* Start a game and deal its first hand (RULES 2.3-2.5). With pack == NULL the hand is
@@ -434,6 +446,9 @@ typedef struct okr_position {
     int32_t concealed[OKR_MAX_PLAYERS];
     uint8_t drew[OKR_MAX_PLAYERS];          /* 0..2 (6.3) */
     uint8_t melded_before[OKR_MAX_PLAYERS]; /* 0 or 1 (7.3) */
+    /* stock=streams: the streams' sizes, as in okr_game (they add up to stock_n); all zero:
+     * the stock is cut into streams afresh as a deal cuts it. Ignored under stock=deck. */
+    uint8_t stream_n[OKR_MAX_PLAYERS];
 } okr_position;
 
 /* The position *g is in (every field explicit, shuffle_stock 0). Meaningful while a hand

@@ -1,0 +1,280 @@
+/* luck.c - the luck-adjusted score (luck.h, docs/luck.md). */
+#include "luck.h"
+
+#include <string.h>
+
+#include "match/record_read.h"
+
+/* Points of final score per point of hand strength, fixed before the games they judge: fitted
+ * once (the least-squares slope of the final-total difference on the summed luck terms at
+ * scale 1) on calibration tournaments of strong_bot against greedy_bot whose seeds no
+ * measurement uses (seed 7, 60 deals each; docs/luck.md "Calibration"), then rounded. */
+#define SCALE_GIN 0.75
+#define SCALE_RUMMY 1.0
+
+/* Chance that a card in the hand ends in a meld, by what it has around it (rummy). */
+#define P_WILD 0.9
+#define P_LINKED 0.6
+#define P_ALONE 0.25
+
+int ar_luck_v_parse(const char *name)
+{
+    if (!strcmp(name, "hand"))
+        return AR_LUCK_V_HAND;
+    if (!strcmp(name, "const"))
+        return AR_LUCK_V_CONST;
+    if (!strcmp(name, "noise"))
+        return AR_LUCK_V_NOISE;
+    return -1;
+}
+
+void ar_luck_init(ar_luck *L, int v, int players)
+{
+    memset(L, 0, sizeof *L);
+    L->v = v;
+    L->players = players;
+}
+
+/* Gin: minus the deadwood after the best melds (G5), each unmelded card counted at LINKED_GIN
+ * of its value when another unmelded card could make a meld with it (its rank, or its suit one
+ * or two ranks away): meld potential. With 11 cards (the drawer before its discard) the
+ * costliest unmelded card is left out, as the discard it would be. */
+#define LINKED_GIN 0.5
+
+static double gin_strength(const okr_rules *r, const uint8_t hand[OKR_KINDS])
+{
+    okr_ginmeld m[OKR_GIN_MELDS];
+    int nm = 0, n = 0;
+    for (int k = 0; k < OKR_KINDS; k++)
+        n += hand[k];
+    (void)okr_gin_best(r, hand, m, &nm);
+    uint8_t left[OKR_KINDS];
+    memcpy(left, hand, OKR_KINDS);
+    for (int i = 0; i < nm; i++)
+        for (int c = 0; c < m[i].n; c++)
+            left[m[i].card[c]]--;
+    double cost = 0, worst = 0;
+    for (int k = 0; k < 52; k++) {
+        if (!left[k])
+            continue;
+        int suit = OKR_SUIT(k), rank = OKR_RANK(k), linked = 0;
+        for (int s = 0; s < 4 && !linked; s++)
+            linked = s != suit && left[OKR_KIND(s, rank)];
+        for (int q = rank - 2; q <= rank + 2 && !linked; q++)
+            linked = q != rank && q >= 1 && q <= 13 && left[OKR_KIND(suit, q)];
+        double c = okr_card_debit(r, k) * (linked ? LINKED_GIN : 1.0);
+        cost += c;
+        if (c > worst)
+            worst = c;
+    }
+    if (n > r->hand_size)
+        cost -= worst;
+    return -cost;
+}
+
+static int is_wild(const okr_rules *r, int k)
+{
+    return k == OKR_JOKER || (r->wild_twos && OKR_RANK(k) == 2);
+}
+
+/* Rummy: each card's expected end value, P x its melded value - (1 - P) x its debit (7.1),
+ * where P is P_WILD for a wild card, P_LINKED for a natural with a partner in the hand (a wild
+ * card, another of its rank, or one of its suit one or two ranks away) and P_ALONE else. The
+ * melded value of a natural is taken as its debit, of a 2 as 10, of the Joker as 100. */
+static double rummy_strength(const okr_rules *r, const uint8_t hand[OKR_KINDS])
+{
+    int wilds = 0;
+    for (int k = 0; k < OKR_KINDS; k++)
+        if (hand[k] && is_wild(r, k))
+            wilds += hand[k];
+    double g = 0;
+    for (int k = 0; k < OKR_KINDS; k++) {
+        if (!hand[k])
+            continue;
+        double d = okr_card_debit(r, k), m, p;
+        if (is_wild(r, k)) {
+            m = k == OKR_JOKER ? 100 : 10;
+            p = P_WILD;
+        } else {
+            int suit = OKR_SUIT(k), rank = OKR_RANK(k), linked = wilds > 0 || hand[k] > 1;
+            for (int dr = -2; dr <= 2 && !linked; dr++) {
+                int q = rank + dr;
+                if (!dr)
+                    continue;
+                if (q == 0 || q == 14) /* the ace at either end of the ladder */
+                    q = 1;
+                if (q < 1 || q > 13)
+                    continue;
+                int kk = OKR_KIND(suit, q);
+                linked = kk != k && hand[kk] && !is_wild(r, kk);
+            }
+            for (int s = 0; s < 4 && !linked; s++)
+                linked = s != suit && hand[OKR_KIND(s, rank)];
+            m = d;
+            p = linked ? P_LINKED : P_ALONE;
+        }
+        g += hand[k] * (p * m - (1 - p) * d);
+    }
+    return g;
+}
+
+/* A fixed pseudo-random value of a hand and the upcard, in [-20, 20] (FNV-1a). */
+static double noise_strength(const uint8_t hand[OKR_KINDS], int upcard)
+{
+    uint64_t h = 0xCBF29CE484222325u;
+    for (int k = 0; k < OKR_KINDS; k++) {
+        h ^= hand[k];
+        h *= 0x100000001B3u;
+    }
+    h ^= (uint64_t)upcard;
+    h *= 0x100000001B3u;
+    h ^= h >> 29;
+    return (double)(h % 41) - 20;
+}
+
+static double strength(int v, const okr_rules *r, const uint8_t hand[OKR_KINDS], int upcard)
+{
+    switch (v) {
+    case AR_LUCK_V_CONST:
+        return 0;
+    case AR_LUCK_V_NOISE:
+        return noise_strength(hand, upcard);
+    default:
+        return r->family == OKR_FAMILY_GIN ? gin_strength(r, hand) : rummy_strength(r, hand);
+    }
+}
+
+/* v from the seats' strengths: scale x (own - the table's mean). */
+static void relative(const okr_rules *r, int p, const double *g, double *out)
+{
+    double mean = 0, a = r->family == OKR_FAMILY_GIN ? SCALE_GIN : SCALE_RUMMY;
+    for (int s = 0; s < p; s++)
+        mean += g[s];
+    mean /= p;
+    for (int s = 0; s < p; s++)
+        out[s] = a * (g[s] - mean);
+}
+
+void ar_luck_value(int v, const okr_game *g, double *out)
+{
+    double st[OKR_MAX_PLAYERS] = {0};
+    for (int s = 0; s < g->players; s++)
+        st[s] = strength(v, &g->rules, g->hand[s], g->upcard);
+    relative(&g->rules, g->players, st, out);
+}
+
+void ar_luck_deal(ar_luck *L, const okr_game *g)
+{
+    double now[OKR_MAX_PLAYERS] = {0};
+    ar_luck_value(L->v, g, now);
+    for (int s = 0; s < g->players; s++) { /* E[v] = 0: exchangeable hands, luck.h */
+        L->luck[s] += now[s];
+        L->by_type[AR_LUCK_DEAL][s] += now[s];
+    }
+    L->events[AR_LUCK_DEAL]++;
+}
+
+void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card)
+{
+    int p = before->players, cnt[OKR_KINDS] = {0};
+    if (!before->stock_n || seat < 0 || seat >= p || card < 0 || card >= OKR_KINDS)
+        return;
+    for (int i = 0; i < before->stock_n; i++)
+        cnt[before->stock[i]]++;
+    double st[OKR_MAX_PLAYERS], mean[OKR_MAX_PLAYERS] = {0}, got[OKR_MAX_PLAYERS] = {0};
+    for (int s = 0; s < p; s++)
+        st[s] = strength(L->v, &before->rules, before->hand[s], before->upcard);
+    uint8_t hand[OKR_KINDS];
+    memcpy(hand, before->hand[seat], OKR_KINDS);
+    for (int k = 0; k < OKR_KINDS; k++) {
+        if (!cnt[k])
+            continue;
+        double v[OKR_MAX_PLAYERS];
+        hand[k]++;
+        st[seat] = strength(L->v, &before->rules, hand, before->upcard);
+        hand[k]--;
+        relative(&before->rules, p, st, v);
+        for (int s = 0; s < p; s++) {
+            mean[s] += cnt[k] * v[s] / before->stock_n;
+            if (k == card)
+                got[s] = v[s];
+        }
+    }
+    for (int s = 0; s < p; s++) {
+        L->luck[s] += got[s] - mean[s];
+        L->by_type[AR_LUCK_DRAW][s] += got[s] - mean[s];
+    }
+    L->events[AR_LUCK_DRAW]++;
+}
+
+/* ---- From a record ---------------------------------------------------------------------- */
+
+typedef struct rctx {
+    ar_luck *L;
+    int v;
+    okr_game before; /* the state before a draw */
+    int have;
+} rctx;
+
+static int r_header(void *ctx, ar_record_reader *rd, json_t *j)
+{
+    (void)j;
+    rctx *c = ctx;
+    ar_luck_init(c->L, c->v, rd->players);
+    ar_luck_deal(c->L, &rd->g);
+    return 0;
+}
+
+static int r_dealt(void *ctx, ar_record_reader *rd)
+{
+    rctx *c = ctx;
+    ar_luck_deal(c->L, &rd->g);
+    return 0;
+}
+
+static int r_before(void *ctx, ar_record_reader *rd, json_t *j, int seat)
+{
+    (void)j;
+    (void)seat;
+    rctx *c = ctx;
+    c->have = rd->g.phase == OKR_PH_DRAW;
+    if (c->have)
+        c->before = rd->g;
+    return 0;
+}
+
+static int r_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const okr_action *a,
+                    const okr_event *ev)
+{
+    (void)rd;
+    (void)j;
+    rctx *c = ctx;
+    if (c->have && a->type == OKR_A_DRAW && ev->card != OKR_NOCARD)
+        ar_luck_draw(c->L, &c->before, seat, ev->card);
+    c->have = 0;
+    return 0;
+}
+
+int ar_luck_record(FILE *f, const char *path, int v, ar_luck *L, int32_t *final_total,
+                   int *completed, char *err, size_t cap)
+{
+    rctx c;
+    memset(&c, 0, sizeof c);
+    c.L = L;
+    c.v = v;
+    ar_record_visitor vis = {.ctx = &c,
+                             .header = r_header,
+                             .dealt = r_dealt,
+                             .before_action = r_before,
+                             .action = r_action};
+    ar_record_reader rd;
+    int rc = ar_record_read(f, path, &vis, &rd);
+    if (rc != 0) {
+        snprintf(err, cap, "%s", rd.err[0] ? rd.err : "the record does not replay");
+        return -1;
+    }
+    for (int s = 0; s < rd.players; s++)
+        final_total[s] = rd.final_total[s];
+    *completed = rd.completed;
+    return 0;
+}
