@@ -21,6 +21,7 @@
 #include "db.h"
 #include "jail/spawn.h"
 #include "tour/tourfile.h"
+#include "util/outlock.h"
 #include "util/util.h"
 
 /* ---- The database ---------------------------------------------------------------------------
@@ -777,13 +778,26 @@ int ar_league_standings(const char *dir, int as_json, int all)
 
 /* ---- The lock -------------------------------------------------------------------------------
  * One small function, so that the arena's shared output-folder lock can replace it. */
-int ar_league_lock(const char *dir)
+int ar_league_lock(const char *dir, int *folder_fd)
 {
-    char p[PATH_MAX];
+    char p[PATH_MAX], who[256] = "";
+    *folder_fd = -1;
+    int ofd = ar_outlock_take(dir, who, sizeof who);
+    if (ofd == -EWOULDBLOCK) {
+        fprintf(stderr,
+                "arena league run: %s is in use by %s: one arena per folder; stop it first\n", dir,
+                who);
+        return -1;
+    }
+    if (ofd < 0) /* a file system without locks (NFS): league.lock below still guards runs */
+        fprintf(stderr, "arena league: warning: cannot lock the folder %s: %s\n", dir,
+                strerror(-ofd));
     snprintf(p, sizeof p, "%s/league.lock", dir);
     int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "arena league run: %s: %s\n", p, strerror(errno));
+        if (ofd >= 0)
+            close(ofd);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -801,6 +815,8 @@ int ar_league_lock(const char *dir)
         else
             fprintf(stderr, "arena league run: flock %s: %s\n", p, strerror(e));
         close(fd);
+        if (ofd >= 0)
+            close(ofd);
         return -1;
     }
     char buf[32];
@@ -808,8 +824,11 @@ int ar_league_lock(const char *dir)
     if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
         fprintf(stderr, "arena league run: %s: %s\n", p, strerror(errno));
         close(fd);
+        if (ofd >= 0)
+            close(ofd);
         return -1;
     }
+    *folder_fd = ofd;
     return fd;
 }
 
@@ -867,7 +886,8 @@ int ar_league_final(const char *dir, long long deals, const ar_tour_run_opts *ba
     sqlite3 *db = lg_db_open(dir, 0);
     if (!db)
         return AR_EXIT_FAIL;
-    int lock = ar_league_lock(dir);
+    int folder_lock;
+    int lock = ar_league_lock(dir, &folder_lock);
     if (lock < 0) {
         sqlite3_close(db);
         return AR_EXIT_FAIL;
@@ -954,6 +974,8 @@ out:
     lg_entrants_free(e, n > 0 ? n : 0);
     sqlite3_close(db);
     close(lock);
+    if (folder_lock >= 0)
+        close(folder_lock);
     return status;
 }
 

@@ -73,8 +73,11 @@ int ar_league_frozen(const char *dir);
  * standings.csv and games.jsonl, all of one moment. Returns an exit status. */
 int ar_league_export(const char *dir, const char *out);
 
-/* Take DIR/league.lock (flock LOCK_EX|LOCK_NB) and write our pid into it. Returns the open
- * fd (keep it open as long as the lock is wanted), or -1 after printing who holds it. */
-int ar_league_lock(const char *dir);
+/* Take the folder's lock, the one every arena takes on the folder it writes (util/outlock.h:
+ * a tournament or match aimed at a league's folder is refused too, and so is a second run),
+ * into *folder_fd; then DIR/league.lock (flock LOCK_EX|LOCK_NB) with our pid in it, which
+ * `status` reads. Returns the league.lock fd (keep both open as long as the lock is wanted),
+ * or -1 after printing who holds it (*folder_fd is then -1). */
+int ar_league_lock(const char *dir, int *folder_fd);
 
 #endif

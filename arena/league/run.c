@@ -1057,12 +1057,12 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     L.dir = dir;
     L.o = o;
     int status = AR_EXIT_FAIL;
-    int lock = -1;
+    int lock = -1, folder_lock = -1;
     char err[1024], ini[PATH_MAX], checks[PATH_MAX];
     L.db = lg_db_open(dir, 0);
     if (!L.db)
         return AR_EXIT_FAIL;
-    lock = ar_league_lock(dir);
+    lock = ar_league_lock(dir, &folder_lock);
     if (lock < 0) {
         sqlite3_close(L.db);
         return AR_EXIT_FAIL;
@@ -1254,5 +1254,7 @@ out:
     sqlite3_close(L.db);
     if (lock >= 0)
         close(lock);
+    if (folder_lock >= 0)
+        close(folder_lock);
     return status;
 }

@@ -27,8 +27,10 @@ jobs = 2
 [clocks]
 decision_ms = 500
 hard_ms = 3000
+# a process that sleeps 1 ms a move: sets last long enough to be killed in the middle, and
+# the run does not reach its --sets before the checks of the added entrants are done
 [entrant random]
-command = @random
+command = $H/okrh_slow --sleep-ms 1 --seed 2
 [entrant greedy]
 command = @greedy
 [entrant good]
@@ -80,14 +82,21 @@ run_bg
 until_sql 30 "SELECT count(*) >= 2 FROM sets WHERE kind = 'play' AND state = 'counted'"
 check "run: sets counted" test "$(counted)" -ge 2
 
-# two runs on one folder: the second refuses at once, naming the first
+# two runs on one folder: the second refuses at once, naming the first (--sets 1: were it
+# let in, it would stop at once rather than play on; timeout: never hang the suite)
+check "the first run is still running" kill -0 "$pid"
 start=$(date +%s%N)
-"$ARENA" league run "$L" 2> "$TMP/second.err"
+timeout 60 "$ARENA" league run "$L" --sets 1 2> "$TMP/second.err"
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 check "a second run: refused (exit 1)" test "$rc" -eq 1
 check "... at once (${ms} ms)" test "$ms" -lt 2000
-check "... naming the first run's pid $pid" grep -q "process $pid" "$TMP/second.err"
+check "... naming the first run's pid $pid" grep -q "pid $pid" "$TMP/second.err"
+# the one folder lock of every arena (util/outlock.h): a match aimed at the league's folder too
+"$ARENA" match --bot @random --bot @greedy --players 2 --rules gin --games 2 --out "$L" > /dev/null 2> "$TMP/match.err"
+mrc=$?
+check "a match into the league's folder: refused (exit 2), naming the league's pid" \
+    eval '[ $mrc -eq 2 ] && grep -q "pid $pid" "$TMP/match.err"'
 check "status names the running run's pid" grep -q "running (pid $pid)" <<< "$("$ARENA" league status "$L")"
 
 # new entrants and a new version while it runs; a version that crashes at start
@@ -161,7 +170,7 @@ for line in open(sys.argv[1]):
     if m:
         rep[m.group(2)] = (int(m.group(1)), m.group(3))
 st = json.load(open(sys.argv[2]))["standings"]
-ok = len(st) == len(rep) and all(rep.get(s["name"]) == (s["rank"], "%+.1f" % s["score"]) for s in st)
+ok = len(st) == len(rep) and all(rep.get(s["name"]) == (s["rank"], ("%+.1f" % s["score"]).replace("-0.0", "+0.0")) for s in st)
 if not ok:
     print("  report:", rep, "\n  standings:", [(s["name"], s["rank"], s["score"]) for s in st], file=sys.stderr)
 sys.exit(0 if ok else 1)
