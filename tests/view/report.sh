@@ -201,7 +201,9 @@ import json, re, sys
 # scores and 1 for win-Elo, then what is shown), so even a stored tie (252.750, -180.5) whose
 # raw value was on either side prints the same.
 num = r"([+-]\d+(?:\.\d)?)"
-row = re.compile(r"^\s*\d+\s+(\S+)\s+(?:never played|%s \[%s, %s\])\s+%s \[%s, %s\]" % ((num,) * 6))
+# the terminal's optional luck-adjusted column (docs/luck.md) sits between score and win-Elo
+luck = r"(?:[+-]\d+(?:\.\d)? \[[+-]\d+(?:\.\d)?, [+-]\d+(?:\.\d)?\]\s+)?"
+row = re.compile(r"^\s*\d+\s+(\S+)\s+(?:never played|%s \[%s, %s\])\s+%s%s \[%s, %s\]" % ((num,) * 3 + (luck,) + (num,) * 3))
 term = {m.group(1): m.groups()[1:] for m in map(row.match, open(sys.argv[1])) if m}
 rep = {m.group(1): m.groups()[1:] for m in map(row.match, open(sys.argv[2])) if m}
 assert len(term) == 4 and set(term) == set(rep), (term, rep)
