@@ -41,7 +41,7 @@ check "a first run counts 4 sets" test "$(sql "SELECT count(*) FROM sets WHERE k
 # fill the disk while it runs
 "$ARENA" league run "$L" --sets 200 --quiet 2> "$TMP/run2.err" &
 pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 600); do # up to 60 s: a loaded CI machine plays slowly
     [ "$(sql "SELECT count(*) FROM sets WHERE kind = 'play' AND state = 'counted'")" -ge 6 ] && break
     sleep 0.1
 done
