@@ -2454,7 +2454,8 @@ int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir,
         }
         free(jp);
         all = ar_xrealloc(all, (size_t)(nall + jd[i].n + 1) * sizeof *all);
-        memcpy(all + nall, jd[i].e, (size_t)jd[i].n * sizeof *all);
+        if (jd[i].n) /* a shard of no games has no entries (e is NULL) */
+            memcpy(all + nall, jd[i].e, (size_t)jd[i].n * sizeof *all);
         nall += jd[i].n;
     }
     qsort(all, (size_t)nall, sizeof *all, cmp_entry_index);
