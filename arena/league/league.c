@@ -389,31 +389,6 @@ static int copy_settings(const char *from, const char *to)
     return rc;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-    FILE *a = fopen(from, "rb");
-    if (!a)
-        return -errno;
-    FILE *b = fopen(to, "wb");
-    if (!b) {
-        int e = errno;
-        fclose(a);
-        return -e;
-    }
-    char buf[65536];
-    size_t n;
-    int rc = 0;
-    while ((n = fread(buf, 1, sizeof buf, a)) > 0)
-        if (fwrite(buf, 1, n, b) != n)
-            rc = -EIO;
-    fclose(a);
-    if (fflush(b) != 0 || fsync(fileno(b)) != 0)
-        rc = rc ? rc : -errno;
-    if (fclose(b) != 0 && rc == 0)
-        rc = -errno;
-    return rc;
-}
-
 int ar_league_init(const char *dir, const char *file)
 {
     ar_tour t;
@@ -990,7 +965,7 @@ static int copy_into(const char *dir, const char *out, const char *name)
     snprintf(b, sizeof b, "%s/%s", out, name);
     if (access(a, F_OK) != 0)
         return 0;
-    int rc = copy_file(a, b);
+    int rc = ar_copy_file(a, b, 1);
     if (rc < 0)
         fprintf(stderr, "arena league export: %s: %s\n", b, strerror(-rc));
     return rc;

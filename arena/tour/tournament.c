@@ -2308,25 +2308,7 @@ static int link_or_copy(const char *from, const char *to)
     unlink(to);
     if (link(from, to) == 0)
         return 0;
-    FILE *a = fopen(from, "rb");
-    if (!a)
-        return -errno;
-    FILE *b = fopen(to, "wb");
-    if (!b) {
-        int e = errno;
-        fclose(a);
-        return -e;
-    }
-    char buf[65536];
-    size_t n;
-    int rc = 0;
-    while ((n = fread(buf, 1, sizeof buf, a)) > 0)
-        if (fwrite(buf, 1, n, b) != n)
-            rc = -EIO;
-    fclose(a);
-    if (fclose(b) != 0 && rc == 0)
-        rc = -errno;
-    return rc;
+    return ar_copy_file(from, to, 0);
 }
 
 int ar_tournament_merge(const char *const *dirs, int ndirs, const char *out_dir, int quiet)

@@ -202,3 +202,28 @@ void ar_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign
     else
         snprintf(buf, cap, "%s%lld", s, a);
 }
+
+int ar_copy_file(const char *from, const char *to, int sync)
+{
+    FILE *a = fopen(from, "rb");
+    if (!a)
+        return -errno;
+    FILE *b = fopen(to, "wb");
+    if (!b) {
+        int e = errno;
+        fclose(a);
+        return -e;
+    }
+    char buf[65536];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(buf, 1, sizeof buf, a)) > 0)
+        if (fwrite(buf, 1, n, b) != n)
+            rc = -EIO;
+    fclose(a);
+    if (sync && (fflush(b) != 0 || fsync(fileno(b)) != 0))
+        rc = rc ? rc : -errno;
+    if (fclose(b) != 0 && rc == 0)
+        rc = -errno;
+    return rc;
+}

@@ -34,6 +34,10 @@ void ar_sleep_until_ms(double ms);
  * or -errno. */
 int ar_write_all(int fd, const void *buf, size_t n);
 
+/* Copy file `from` to `to` (created or truncated), and with `sync` fsync it before closing.
+ * Returns 0 or -errno (-EIO for a short write). */
+int ar_copy_file(const char *from, const char *to, int sync);
+
 /* mkdir -p for one path (mode 0777 before umask). Returns 0 or -errno. */
 int ar_mkdir_p(const char *path);
 
