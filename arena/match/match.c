@@ -927,10 +927,12 @@ static void freeze_others(ar_match *m, const ar_bot *keep)
 }
 
 /* pace: wait until pace_ms after the last Decision was handed out, the loop serving the bots'
- * stderr and exits meanwhile; the last 2 ms asleep until the exact moment (the loop's timers
- * have a resolution of 1 ms, which rounds the wait by an amount that depends on how long the
- * last decision took: a leak of a fraction of a millisecond per move). Returns 1 if
+ * stderr and exits meanwhile; the last PACE_TAIL_MS asleep until the exact moment. The loop's
+ * timers round (epoll's milliseconds, a kernel tick where the clock is coarse) by an amount
+ * that depends on how long the last decision took: were the loop to wake past the due time,
+ * the lateness would carry the last bot's decision time to the next. Returns 1 if
  * interrupted. */
+#define PACE_TAIL_MS 5.0
 static int pace_wait(ar_match *m)
 {
     if (m->cfg.pace_ms == 0 || m->handed_at == 0)
@@ -940,9 +942,9 @@ static int pace_wait(ar_match *m)
         double left = due - ar_now_ms();
         if (ar_loop_interrupted(m->loop) || m->stopping)
             return 1;
-        if (left <= 2.0)
+        if (left <= PACE_TAIL_MS)
             break;
-        loop_wait(m, left - 2.0);
+        loop_wait(m, left - PACE_TAIL_MS);
     }
     ar_sleep_until_ms(due);
     return 0;

@@ -3,7 +3,8 @@
 from the time between its Choice and its next Decision (the sender's turn in between).
 
 Prints "hits K N P" (LEVELS 2: each turn decoded as a 1 when its gap is above the median;
-P = P(X >= K) for X ~ Binomial(N, 1/2), the chance of doing as well by guessing) and "mi B"
+P = 2 min(P(X >= K), P(X <= K)) for X ~ Binomial(N, 1/2), the chance of doing as well by
+guessing, either way round) and "mi B"
 (bits per move: the mutual information between the symbol and the gap rounded to 0.5 ms,
 plug-in estimate minus its mean over 200 shufflings of the symbols, the estimate's bias on
 N samples, at least 0), and
@@ -25,7 +26,11 @@ n = len(pairs)
 if levels == 2 and n:
     t = statistics.median(g for _, g in pairs)
     k = sum(int((g > t) == bool(b)) for b, g in pairs)
-    sf = sum(math.comb(n, i) for i in range(k, n + 1)) / 2.0 ** n
+    # two-sided: a receiver that reads the gap the other way round (a 1 when it is below the
+    # median) decodes as well
+    hi = sum(math.comb(n, i) for i in range(k, n + 1)) / 2.0 ** n
+    lo = sum(math.comb(n, i) for i in range(0, k + 1)) / 2.0 ** n
+    sf = min(1.0, 2 * min(hi, lo))
     print("hits %d %d %.2g" % (k, n, sf))
     e = 1 - k / n
     h = 0 if e in (0, 1) else -(e * math.log2(e) + (1 - e) * math.log2(1 - e))
