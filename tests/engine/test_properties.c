@@ -1,8 +1,8 @@
 /* test_properties.c - properties of the engine over many seeded uniform-random games.
  *
- * One sweep plays OKR_PROPERTY_GAMES games (default 25,000; 2,000 when OKR_SANITIZE=1; the
- * full sweep of 100,000 is ctest's test_properties_full, label "nightly", which
- * scripts/test.sh leaves out: `ctest -L nightly`)
+ * One sweep plays OKR_PROPERTY_GAMES games (default 25,000; 1,000 when OKR_SANITIZE=1; the
+ * full sweep, 100,000 (4,000 under sanitizers), is ctest's test_properties_full, label
+ * "nightly", which scripts/test.sh leaves out: `ctest -L nightly`)
  * spread over every preset and every legal table size (20 configurations: laws 2-4,
  * parlett 2-5, arlington 2-8 with decks=3 at 8, german 2-6, gin 2). At every decision the
  * next action is drawn uniformly from okr_legal's list. The sweep checks every property
@@ -47,7 +47,7 @@
 
 enum {
     DEFAULT_GAMES = 25000, /* the nightly sweep: OKR_PROPERTY_GAMES=100000 */
-    SANITIZE_GAMES = 2000,
+    SANITIZE_GAMES = 1000, /* every step sampled: 50 games of each configuration */
     FULL_EVERY = 25,      /* one round of the 20 configurations in 25 plays full games */
     CAPPED_HANDS = 3,     /* max_hands of the other games */
     LISTED_EVERY = 7,     /* apply every listed action on every 7th step (1 under ASan) */
