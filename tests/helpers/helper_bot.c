@@ -4,6 +4,7 @@
  * overrides. Speaks the protocol with blocking reads on stdin and writes on stdout.
  *
  *   okrh_<mode> [--mode M] [--after N] [--seed S] [--sleep-ms MS] [--name NAME]
+ *               [--crash-if FILE]
  *
  * Modes: good (a uniformly random legal index), full (answers with the full action instead
  * of an index), seatless (full, but with the action's seat left at 0, the protobuf default,
@@ -28,6 +29,8 @@
  *   notes     a note on every Choice (protocol 1.1), hostile: markup that would close the
  *             page's script, a newline, 400 bytes of two-byte characters and a byte that is
  *             not UTF-8; on every 3rd decision a note that is invalid after 3 bytes
+ *   --crash-if FILE (any mode): abort()s at a decision once FILE exists (a bot that passes
+ *             its check and fails later, tests/league/hold.sh)
  *   fork      leaves a sleeping child in its process group
  *   daemon    leaves a sleeping child in a new session (escapes the group)
  * and, for the live protocol's fuzzing (tests/match/protofuzz.sh):
@@ -58,6 +61,7 @@
 static const char *mode = HB_MODE;
 static long after = 2;
 static long sleep_ms = 0;
+static const char *crash_if = NULL;
 static uint64_t rng_state;
 static const char *bot_name = "okrh";
 
@@ -369,6 +373,8 @@ int main(int argc, char **argv)
             sleep_ms = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
             bot_name = argv[++i];
+        else if (strcmp(argv[i], "--crash-if") == 0 && i + 1 < argc)
+            crash_if = argv[++i];
         else if (strcmp(argv[i], "--plan") == 0)
             print_plan = 1;
         else {
@@ -424,6 +430,8 @@ int main(int argc, char **argv)
                 answered++;
                 break;
             }
+            if (crash_if && access(crash_if, F_OK) == 0)
+                abort();
             if (answered >= after)
                 misbehave(d);
             if (is("badindex") || is("illegal")) {
