@@ -121,7 +121,8 @@ static int empty_folder(int fd, int depth)
 {
     if (depth > DEPTH_MAX + 2)
         return -ELOOP;
-    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    /* a fresh open file (not a dup, which would share the listing's offset) */
+    int dup = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dup < 0)
         return -errno;
     DIR *d = fdopendir(dup);
@@ -172,7 +173,7 @@ static int empty_folder(int fd, int depth)
 /* Is the folder fd empty? 1, 0, or -errno. */
 static int folder_empty(int fd)
 {
-    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    int dup = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dup < 0)
         return -errno;
     DIR *d = fdopendir(dup);
@@ -407,7 +408,7 @@ static int one_entry(unpack *u, struct archive *a, struct archive_entry *e)
         name = archive_entry_pathname_utf8(e);
     if (!name) {
         snprintf(u->name, sizeof u->name, "entry %u", (unsigned)u->entries);
-        fail(u, "a name that cannot be read");
+        fail(u, "corrupt archive, or a name that cannot be read");
         return -1;
     }
     ar_sanitize(name, strlen(name), u->name, sizeof u->name);
@@ -506,6 +507,11 @@ int ar_unpack(const void *data, size_t len, const char *dir, const ar_unpack_lim
         opened = archive_read_open(a, g, NULL, gz_read, NULL);
     } else {
         opened = archive_read_open_memory(a, data, len);
+    }
+    if (opened != ARCHIVE_OK && g) {
+        fail(&u, "corrupt archive: %s",
+             archive_error_string(a) ? archive_error_string(a) : "unreadable gzip stream");
+        goto out;
     }
     if (opened != ARCHIVE_OK) {
         fail(&u, "not a .tar.gz, .tar or .zip archive (%s)",
