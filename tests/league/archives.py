@@ -122,6 +122,11 @@ def main():
         out = sys.argv[2]
         os.makedirs(out, exist_ok=True)
         for name, data, _, _ in cases("/tmp/okr-sentinel"):
+            if data[:2] != b"\x1f\x8b" and data[257:262] == b"ustar":
+                # a plain tar without tarfile's padding to 10 KiB: its blocks and the two
+                # zero blocks that end it, to fit the fuzzer's 8 KiB inputs
+                body = data.rstrip(b"\0")
+                data = body + bytes(-len(body) % 512 + 1024)
             if len(data) <= 8192:
                 with open(os.path.join(out, name), "wb") as f:
                     f.write(data)
