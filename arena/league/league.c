@@ -355,8 +355,9 @@ static long long insert_entrant_as(sqlite3 *db, const char *name, const char *co
         return -1;
     }
     if (refused)
-        printf("arena league: %s version %d refused (entrant %lld): %s\n", name, version,
-               (long long)sqlite3_last_insert_rowid(db), refused);
+        printf("arena league: %s version %d refused (entrant %lld), the reason stored for "
+               "`arena league status`\n",
+               name, version, (long long)sqlite3_last_insert_rowid(db));
     else
         printf("arena league: %s version %d added (entrant %lld%s); `run` checks it before it "
                "plays\n",
