@@ -74,6 +74,36 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
     return 0;
 }
 
+/* What the folder takes, for the disk limits: a walk that never follows a link nor leaves
+ * the file system, and stops as soon as either limit is passed. */
+static uint64_t du_bytes, du_max_bytes;
+static uint32_t du_files, du_max_files;
+static int du_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)path;
+    (void)flag;
+    (void)f;
+    du_bytes += (uint64_t)st->st_blocks * 512;
+    du_files++;
+    return du_bytes > du_max_bytes || du_files > du_max_files;
+}
+/* 1 if dir is over a limit (why says which), else 0. */
+static int over_disk(const char *dir, uint64_t max_bytes, uint32_t max_files, char *end, size_t cap)
+{
+    du_bytes = 0;
+    du_files = 0;
+    du_max_bytes = max_bytes;
+    du_max_files = max_files;
+    nftw(dir, du_one, 16, FTW_PHYS | FTW_MOUNT);
+    if (du_bytes > max_bytes)
+        snprintf(end, cap, "stopped: its folder passed %llu bytes", (unsigned long long)max_bytes);
+    else if (du_files > max_files)
+        snprintf(end, cap, "stopped: its folder passed %u files and folders", max_files);
+    else
+        return 0;
+    return 1;
+}
+
 int ar_build_run(const ar_build *b, char *why, size_t cap)
 {
     if (why && cap)
@@ -94,6 +124,10 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
     int pids = b->pids > 0 ? b->pids : 64;
     uint64_t fsize = b->fsize ? b->fsize : (uint64_t)64 << 20;
     uint64_t log_cap = b->log_cap ? b->log_cap : (uint64_t)1 << 20;
+    uint64_t max_disk = b->max_disk ? b->max_disk : (uint64_t)512 << 20;
+    uint32_t max_files = b->max_files ? b->max_files : 20000;
+    char end[256];
+    end[0] = '\0';
 
     char **argv = NULL, prog[PATH_MAX], err[PATH_MAX + 256];
     int argc = 0;
@@ -155,16 +189,22 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
     close(p.in_fd); /* nothing to read: EOF */
     double deadline = ar_now_ms() + b->secs * 1000;
     uint64_t logged = 0;
-    int open_fds = 2, flooded = 0, late = 0;
+    int open_fds = 2, flooded = 0, late = 0, full = 0;
     struct pollfd pf[2] = {{p.out_fd, POLLIN, 0}, {p.err_fd, POLLIN, 0}};
     char buf[16384];
+    double next_du = ar_now_ms() + 500;
     while (open_fds > 0) {
         double left = deadline - ar_now_ms();
         if (left <= 0) {
             late = 1;
             break;
         }
-        int n = poll(pf, 2, left > 1000 ? 1000 : (int)left + 1);
+        if (ar_now_ms() >= next_du) {
+            if ((full = over_disk(b->dir, max_disk, max_files, end, sizeof end)) != 0)
+                break;
+            next_du = ar_now_ms() + 500;
+        }
+        int n = poll(pf, 2, left > 500 ? 500 : (int)left + 1);
         if (n < 0 && errno != EINTR)
             break;
         for (int i = 0; i < 2 && !flooded; i++) {
@@ -190,7 +230,7 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
         if (flooded)
             break;
     }
-    if (late || flooded || open_fds > 0) {
+    if (late || flooded || full || open_fds > 0) {
         ar_spawn_kill(p.pid);
         if (cg)
             ar_cgroup_kill(cg);
@@ -215,8 +255,12 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
     }
     int status = 0, have = ar_spawn_prog_status(&p, &status);
     int ooms = cg ? ar_cgroup_oom_kills(cg) : -1;
-    char end[256];
-    if (late)
+    /* a last look: what it wrote since the one before */
+    if (!full && !late && !flooded)
+        full = over_disk(b->dir, max_disk, max_files, end, sizeof end);
+    if (full) {
+        /* end says which */
+    } else if (late)
         snprintf(end, sizeof end, "stopped after %.0f s, its time limit", b->secs);
     else if (flooded)
         snprintf(end, sizeof end, "stopped: its output passed %llu bytes",

@@ -2,8 +2,9 @@
 # build.sh BUILD_DIR - the build step of an upload (`arena league add DIR NAME --archive FILE
 # --cmd COMMAND --build COMMAND --build-secs N`, docs/league.md "Archive submissions"), run in
 # the jail: builds that fail, fork without end (stopped by the task limit, or by the time
-# limit when they never give up), flood their output, never end, leave a daemon, write outside
-# their folder or reach for the network are refused (or kept in) with a clear reason, leave no
+# limit when they never give up), flood their output, never end, write a file over the size
+# limit, leave a daemon, write outside their folder
+# or reach for the network are refused (or kept in) with a clear reason, leave no
 # process behind, and change nothing outside the version's folder: a sentinel folder, the
 # league's folder and the folder around it keep their listings.
 source "$(dirname "$0")/../tour/lib.bash" "$@"
@@ -110,6 +111,12 @@ check "sleeps: no process of it left" noproc "sleep 8765"
 build daemon 20 'setsid sh -c "sleep 5678" > /dev/null 2>&1 < /dev/null & echo left a daemon'
 check "daemon: a build that leaves a process behind succeeds" test "$rc" -eq 0
 check "daemon: ... and the process dies with its jail" noproc "sleep 5678"
+
+# a file over the size limit (64 MiB). (More than the folder may hold, 512 MiB or 20000
+# files, is stopped the same way, by a look at the folder twice a second: too slow a test on
+# a loaded disk.)
+build bigfile 20 'exec head -c 70000000 /dev/zero > big'
+refused bigfile "a file over its size limit"
 
 # writes everywhere but its folder: all fail, the build itself succeeds
 build writer 20 "touch '$S/evil' /tmp/evil-okr ../evil '$L/evil' 2>&1; echo x >> '$S/keep'; rm -rf '$S/sub' 2>&1; mkdir /evil 2>&1; ls '$L' 2>&1; true"
