@@ -56,7 +56,10 @@ typedef struct ar_league_upload {
  * DIR.bots/NAME/vN.build.log), and add the version as `add` does: `run` checks it before it
  * plays. A refusal (the archive, the build, the command) removes the version's folder, is
  * stored as a refused version with the reason (so that its author sees it), and is in why.
- * Returns AR_EXIT_OK, AR_EXIT_FAIL (refused or failed: why says why) or AR_EXIT_USAGE. */
+ * Returns AR_EXIT_OK, AR_EXIT_FAIL (refused or failed: why says why) or AR_EXIT_USAGE.
+ * It blocks until the build ends (its time limit at most): call it off a server's event loop,
+ * and let no waitpid(-1) reap the build's process meanwhile (it waits for that pid). Uploads
+ * of one NAME are serialized by a lock in DIR.bots/NAME/. */
 int ar_league_add_archive(const char *dir, const char *name, const ar_league_upload *up, char *why,
                           size_t cap);
 
