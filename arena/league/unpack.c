@@ -113,6 +113,10 @@ static void fail(unpack *u, const char *fmt, ...)
         snprintf(u->err, u->errlen, "%s: %s", u->name, why);
     else
         snprintf(u->err, u->errlen, "%s", why);
+    /* one line of printable text, whatever the archive's names and libarchive's messages hold */
+    for (char *c = u->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
 }
 
 /* Remove everything inside the folder fd (not the folder), never following a link. depth
