@@ -93,10 +93,11 @@ tar czf "$W/py.tgz" -C "$TMP/src/py" .
 check "a Python bot in a .tar.gz: added (version 1)" grep -q "pyr version 1 added" "$W/out"
 check "... unpacked into DIR.bots/pyr/v1" test -f "$B/pyr/v1/random_bot.py"
 # a zip of the same, with a build step that writes a file into its own folder
-(cd "$TMP/src/py" && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write("random_bot.py"); z.writestr("build.sh", "echo building; echo made > made.txt\n")' "$W/py.zip")
+(cd "$TMP/src/py" && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write("random_bot.py"); z.writestr("build.sh", "echo building; echo made > made.txt; cc -O2 -o hello hello.c\n"); z.writestr("hello.c", "#include <stdio.h>\nint main(void) { puts(\"built\"); return 0; }\n")' "$W/py.zip")
 "$ARENA" league add "$L" pyr --archive "$W/py.zip" --cmd "python3 random_bot.py" --build "sh build.sh" > "$W/out" 2>&1
 check "a .zip with a build step: version 2 added" grep -q "pyr version 2 added" "$W/out"
 check "... the build wrote in its folder" test "$(cat "$B/pyr/v2/made.txt" 2> /dev/null)" = made
+check "... and compiled C there (cc in the jail)" test "$("$B/pyr/v2/hello" 2> /dev/null)" = built
 check "... its log kept" grep -q "^building" "$B/pyr/v2.build.log"
 check "... and its temporary folder removed" test ! -e "$B/pyr/v2/.build-tmp"
 timeout 120 "$ARENA" league run "$L" --sets 1 --quiet 2> "$W/run.err"
