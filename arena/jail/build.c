@@ -75,9 +75,10 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 }
 
 /* What the folder takes, for the disk limits: a walk that never follows a link nor leaves
- * the file system, and stops as soon as either limit is passed. */
-static uint64_t du_bytes, du_max_bytes;
-static uint32_t du_files, du_max_files;
+ * the file system, and stops as soon as either limit is passed. Per thread: nftw passes no
+ * pointer, and a server may run builds on several threads. */
+static _Thread_local uint64_t du_bytes, du_max_bytes;
+static _Thread_local uint32_t du_files, du_max_files;
 static int du_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
     (void)path;
