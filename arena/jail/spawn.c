@@ -1553,7 +1553,8 @@ static void build_root(const child_args *a, int rep)
         }
         if (mount(e->path, p, NULL, MS_BIND | (e->own ? 0 : MS_REC), NULL) < 0)
             child_fail_arg(rep, AR_STEP_BIND, i);
-        /* read-only, no set-uid, no devices (but the devices themselves), recursively */
+        /* read-only (but a build's own folder), no set-uid, no devices (but the devices
+         * themselves), recursively */
         struct mount_attr ma;
         memset(&ma, 0, sizeof ma);
         ma.attr_set = (e->rw ? 0 : MOUNT_ATTR_RDONLY) | MOUNT_ATTR_NOSUID |
