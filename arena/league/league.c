@@ -677,7 +677,7 @@ int ar_league_add_archive(const char *dir, const char *name, const ar_league_upl
     if (!lim.max_total || !lim.max_file || !lim.max_entries)
         ar_unpack_limits_default(&lim);
     if (up->len > lim.max_total) {
-        snprintf(why, cap, "the archive is %zu bytes, over the %llu it may unpack to", up->len,
+        snprintf(why, cap, "the archive is over %llu bytes, all it may unpack to",
                  (unsigned long long)lim.max_total);
         return AR_EXIT_USAGE;
     }

@@ -85,6 +85,15 @@ for ((i = 1; i <= n; i++)); do
         grep -qF -- "h$i|refused|refused before its check: its archive: " <<< "$(grep -F -- "${expects[i]}" "$W/refused")"
 done
 
+# an archive bigger than all it may unpack to: refused before anything is made
+truncate -s 70M "$W/huge.tar"
+"$ARENA" league add "$L" huge --archive "$W/huge.tar" --cmd ./bot > /dev/null 2> "$W/err"
+rc=$?
+check "an archive over 64 MiB: refused (exit 2): $(cat "$W/err")" test "$rc" -eq 2
+check "... saying so" grep -q "over 67108864 bytes" "$W/err"
+check "... nothing made" eval '[ ! -e "$B/huge" ] && [ "$before" = "$(world)" ]'
+rm -f "$W/huge.tar"
+
 # --- a valid upload: unpacked, checked by run, plays ---------------------------------------------
 mkdir -p "$TMP/src/py"
 cp "$SRC/bots/random/random_bot.py" "$TMP/src/py/"
