@@ -663,8 +663,12 @@ static void log_tail(const char *path, char *out, size_t cap)
 int ar_league_add_archive(const char *dir, const char *name, const ar_league_upload *up, char *why,
                           size_t cap)
 {
-    if (why && cap)
-        why[0] = '\0';
+    char none[1];
+    if (!why || !cap) {
+        why = none;
+        cap = sizeof none;
+    }
+    why[0] = '\0';
     if (!valid_name(name)) {
         snprintf(why, cap, "NAME: use 1 to 32 letters, digits, '_' or '-'");
         return AR_EXIT_USAGE;
