@@ -808,6 +808,16 @@ static int replay_link(FILE *out, const av_report_opts *o, json_t *g)
     return 1;
 }
 
+/* the bytes of s's first n characters (UTF-8: a character never split) */
+static size_t utf8_prefix(const char *s, int n)
+{
+    size_t i = 0;
+    for (int c = 0; s[i] && c < n; c++)
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+            ;
+    return i;
+}
+
 /* the forest plot: each entrant's rating with its 95% interval, one row each, as SVG */
 static void forest(FILE *out, const rep *r, int elo)
 {
@@ -852,9 +862,15 @@ static void forest(FILE *out, const rep *r, int elo)
         double v = elo ? e->elo : e->score, a = elo ? e->elo_lo : e->score_lo,
                b = elo ? e->elo_hi : e->score_hi;
         int y = 16 + i * row;
-        fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d. ", L - 8,
-                y + 4, e->rank);
+        fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", L - 8, y + 4);
+        fputs("<title>", out);
         h(out, e->name);
+        fprintf(out, "</title>%d. ", e->rank);
+        /* a long name is cut to fit left of the plot (whole in its title) */
+        char nm[128];
+        size_t cut = utf8_prefix(e->name, 20);
+        snprintf(nm, sizeof nm, "%.*s%s", (int)cut, e->name, e->name[cut] ? "\xe2\x80\xa6" : "");
+        h(out, nm);
         if (e->marks.never_played || e->marks.disqualified)
             fputs(e->marks.never_played ? " (never played)" : " (DQ)", out);
         fputs("</text>", out);
