@@ -916,7 +916,17 @@ static void td_num(FILE *out, double v, int stored, int decimals, int sign)
 
 static void standings_html(FILE *out, const rep *r)
 {
-    fputs("<h2 id=\"standings\">Standings</h2>\n<table id=\"t-standings\"><thead><tr><th>rank</th>"
+    /* the labels' meanings, a tap away on a phone too (where a title does not show) */
+    fputs("<h2 id=\"standings\">Standings</h2>\n<details class=\"scale\"><summary>What the "
+          "numbers mean</summary><p><b>score (pts/game vs average)</b> is a rating: the points per "
+          "game an entrant gains against an average entrant at the same table (0 is average; it "
+          "can be negative). <b>win-Elo</b> says how often it finishes ahead, on the Elo scale. "
+          "Each comes with its 95% interval against the field (<b>CI</b>). The games and the "
+          "duplicate sets below show points of single games instead: a <b>final total</b> is the "
+          "game's hand scores plus its bonuses (RULES 7.5). A dotted label explains itself on "
+          "hover; <a href=\"#howto\">how to read this</a> says more.</p></details>\n",
+          out);
+    fputs("<table id=\"t-standings\"><thead><tr><th>rank</th>"
           "<th class=\"l\">entrant</th>" TH_SCORE TH_SCORE_CI TH_ELO TH_ELO_CI
           "<th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
           "<th>wins</th><th>mean place</th><th class=\"l\">marks</th></tr></thead><tbody>\n",
