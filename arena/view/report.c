@@ -808,6 +808,13 @@ static int replay_link(FILE *out, const av_report_opts *o, json_t *g)
     return 1;
 }
 
+/* a + b without undefined behaviour: games.jsonl is read as hostile, and its numbers may be
+ * any 64-bit integers (a crafted file gets wrapped sums, never a crash) */
+static long long wrap_add(long long a, unsigned long long b)
+{
+    return (long long)((unsigned long long)a + b);
+}
+
 /* the bytes of s's first n characters (UTF-8: a character never split) */
 static size_t utf8_prefix(const char *s, int n)
 {
@@ -1461,7 +1468,7 @@ static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
                     size_t nn = d->g[a] ? json_array_size(hand_scores(d->g[a])) : 0;
                     int has = 0, any = 0;
                     for (size_t q = nh; q < nn; q++) {
-                        sum += hand_score(d->g[a], q, (size_t)seat, &has);
+                        sum = wrap_add(sum, hand_score(d->g[a], q, (size_t)seat, &has));
                         any |= has;
                     }
                     fputs(a ? "<td>" : "<td class=\"seat\">", out);
@@ -1480,12 +1487,12 @@ static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
                 size_t nn = d->g[a] ? json_array_size(hand_scores(d->g[a])) : 0;
                 int has;
                 for (size_t q = 0; q < nn; q++)
-                    sum += hand_score(d->g[a], q, (size_t)seat, &has);
-                bonus[seat][a] = d->g[a]
-                                     ? json_integer_value(json_array_get(
-                                           json_object_get(d->g[a], "final_total"), (size_t)seat)) -
-                                           sum
-                                     : 0;
+                    sum = wrap_add(sum, hand_score(d->g[a], q, (size_t)seat, &has));
+                long long fin = d->g[a]
+                                    ? json_integer_value(json_array_get(
+                                          json_object_get(d->g[a], "final_total"), (size_t)seat))
+                                    : 0;
+                bonus[seat][a] = wrap_add(fin, -(unsigned long long)sum);
                 any_bonus |= bonus[seat][a] != 0;
             }
         if (any_bonus) {
