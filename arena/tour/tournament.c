@@ -1670,10 +1670,12 @@ static void progress(run *R, int final)
         if (R->rel_n[i] &&
             (best < 0 || R->rel_sum[i] / R->rel_n[i] > R->rel_sum[best] / R->rel_n[best]))
             best = i;
-    char leader[128] = "";
+    char leader[192] = "";
     if (best >= 0)
-        snprintf(leader, sizeof leader, "  leader %s (%+.1f)", R->ti.names[best],
-                 R->rel_sum[best] / R->rel_n[best]);
+        /* the scale named: a mean over the games so far, of a seat's total minus its table's
+         * mean, not the rating the results give (docs/report.md lists the labels) */
+        snprintf(leader, sizeof leader, "  leader %s (%+.1f pts/game vs table mean, so far)",
+                 R->ti.names[best], R->rel_sum[best] / R->rel_n[best]);
     char eta[32] = "?";
     if (rate > 0) {
         long long e = (long long)(left / rate);

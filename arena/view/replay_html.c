@@ -30,6 +30,8 @@ typedef struct rp {
     char names[OKR_MAX_PLAYERS][64]; /* sanitized: they go into the page */
     double used_ms[OKR_MAX_PLAYERS], bank_ms[OKR_MAX_PLAYERS];
     int choices; /* the actor's legal actions before its action, -1: not for this page */
+    int hold_sc; /* the scores stay as they were: an action that ended the hand (its scores
+                    change with the hand's end, the next step) */
     json_t *frames;
     json_t *prev;      /* the parts of the last frame, all of them */
     okr_action *legal; /* room for okr_legal, allocated at the first use */
@@ -79,6 +81,45 @@ static json_t *cards_str(const uint8_t *cards, int n)
         sb_card(&b, cards[i]);
     b.s[b.n] = '\0';
     return json_string(b.s);
+}
+
+/* A card in words for the page's sentences: rank and suit symbol (10 for a ten), the Joker
+ * written out, a wild card with what it stands for ("2♥ as Q♣"). The page's tests
+ * read both this and the notation as cards (tests/view/pages.py). */
+static void sb_word(sbuf *b, int kind)
+{
+    static const char *const sym[4] = {"\xe2\x99\xa3", "\xe2\x99\xa6", "\xe2\x99\xa5",
+                                       "\xe2\x99\xa0"}; /* the suits in UTF-8 */
+    char c[3];
+    okr_card_str(kind, c);
+    if (strcmp(c, "JK") == 0) {
+        sb_put(b, "Joker");
+        return;
+    }
+    const char *suit = c[1] == 'C' ? sym[0] : c[1] == 'D' ? sym[1] : c[1] == 'H' ? sym[2] : sym[3];
+    if (c[0] == 'T')
+        sb_put(b, "10%s", suit);
+    else
+        sb_put(b, "%c%s", c[0], suit);
+}
+
+static void sb_word_as(sbuf *b, int card, int as)
+{
+    sb_word(b, card);
+    if (as != card) {
+        sb_put(b, " as ");
+        sb_word(b, as);
+    }
+}
+
+/* a meld's cards in words, comma separated */
+static void meld_words(sbuf *b, const okr_meld *m)
+{
+    for (int j = 0; j < m->n; j++) {
+        if (j)
+            sb_put(b, ", ");
+        sb_word_as(b, m->card[j], m->as[j]);
+    }
 }
 
 static void meld_text(sbuf *b, const okr_meld *m)
@@ -132,7 +173,8 @@ static json_t *table_frame(rp *r, const char *kind, int reveal)
         else
             json_array_append_new(hs, json_null());
         json_array_append_new(hn, json_integer(v.hand_n[s]));
-        json_array_append_new(sc, json_integer(v.score[s]));
+        json_t *was = json_array_get(json_object_get(r->prev, "sc"), (size_t)s);
+        json_array_append_new(sc, r->hold_sc && was ? json_incref(was) : json_integer(v.score[s]));
         json_t *c = json_pack("{s:f}", "used", r->used_ms[s]);
         if (r->o->clocks.bank_ms > 0)
             json_object_set_new(c, "bank", json_real(r->bank_ms[s]));
@@ -176,58 +218,78 @@ static const char *meld_word(const okr_meld *m)
     return m->type == OKR_SET ? "set" : "run";
 }
 
-/* The action in words, as the page's viewer may know it. */
+/* The action in words, as the page's viewer may know it: what the seat did with which cards
+ * ("melds 2♥ as Q♣, K♣, A♣ as meld 0 (a run)"); the page puts the seat's name and number
+ * before it. Only public cards: a meld's, a discard, a card taken from the pile, and a card
+ * drawn from the stock only where the event still holds it (okr_event_redact). */
 static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *b)
 {
     const okr_game *g = &r->rd->g;
-    char c[3], d[3];
     const okr_meld *m = ev->meld < g->meld_n ? &g->meld[ev->meld] : NULL;
     switch (a->type) {
     case OKR_A_DRAW:
-        if (ev->card != OKR_NOCARD)
-            sb_put(b, "draws %s from the stock", okr_card_str(ev->card, c));
-        else
-            sb_put(b, "draws from the stock");
+        sb_put(b, "draws ");
+        if (ev->card != OKR_NOCARD) {
+            sb_word(b, ev->card);
+            sb_put(b, " from the stock");
+        } else {
+            sb_put(b, "a card from the stock (face down)");
+        }
         break;
     case OKR_A_TAKE:
     case OKR_A_CLAIM:
-        sb_put(b, "%s %s", a->type == OKR_A_CLAIM ? "claims" : "takes", okr_card_str(ev->card, c));
-        if (ev->taken > 0)
-            sb_put(b, " and %d more card%s of the pile to the hand", ev->taken,
-                   ev->taken == 1 ? "" : "s");
+        sb_put(b, "%s ", a->type == OKR_A_CLAIM ? "claims" : "takes");
+        sb_word(b, ev->card);
+        /* the top card to a meld and the rest of the pile (taken) to the hand; gin's take is
+         * the one card, to the hand */
+        int meld_top = a->how == OKR_HOW_NEW || a->how == OKR_HOW_ADD || a->how == OKR_HOW_JOKER;
+        if (meld_top && ev->taken > 0)
+            sb_put(b, " and %d more card%s from the pile", ev->taken, ev->taken == 1 ? "" : "s");
+        else
+            sb_put(b, " from the pile");
         if (a->how == OKR_HOW_NEW && m) {
-            sb_put(b, ", melding a new %s: ", meld_word(m));
-            meld_text(b, m);
+            sb_put(b, ", melding ");
+            meld_words(b, m);
+            sb_put(b, " as meld %d (a %s)", ev->meld, meld_word(m));
         } else if (a->how == OKR_HOW_ADD && m) {
-            sb_put(b, ", adding it to meld %d", ev->meld);
-            if (a->as != ev->card)
-                sb_put(b, " as %s", okr_card_str(a->as, d));
+            sb_put(b, ", adding it");
+            if (a->as != ev->card) {
+                sb_put(b, " as ");
+                sb_word(b, a->as);
+            }
+            sb_put(b, " to meld %d", ev->meld);
         } else if (a->how == OKR_HOW_JOKER) {
             sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld);
         }
         break;
     case OKR_A_MELD:
         if (m) {
-            sb_put(b, "melds a %s: ", meld_word(m));
-            meld_text(b, m);
+            sb_put(b, "melds ");
+            meld_words(b, m);
+            sb_put(b, " as meld %d (a %s)", ev->meld, meld_word(m));
         }
         break;
     case OKR_A_ADD:
-        sb_put(b, "adds %s to meld %d", okr_card_str(a->card, c), ev->meld);
-        if (a->as != a->card)
-            sb_put(b, " as %s", okr_card_str(a->as, d));
+        sb_put(b, "adds ");
+        sb_word_as(b, a->card, a->as);
+        sb_put(b, " to meld %d", ev->meld);
         break;
     case OKR_A_REPLACE:
-        sb_put(b, "puts a natural in place of the Joker of meld %d and takes the Joker", ev->meld);
+        sb_put(b, "puts a natural card in place of the Joker of meld %d and takes the Joker",
+               ev->meld);
         break;
     case OKR_A_DISCARD:
-        sb_put(b, "discards %s", okr_card_str(a->card, c));
+        sb_put(b, "discards ");
+        sb_word(b, a->card);
         break;
     case OKR_A_KNOCK:
-        sb_put(b, "knocks, discarding %s", okr_card_str(a->card, c));
+        sb_put(b, "knocks, discarding ");
+        sb_word(b, a->card);
         break;
-    case OKR_A_PASS:
-        sb_put(b, "passes");
+    case OKR_A_PASS: /* gin: the upcard round (RULES G3); else the upcard round or a claim */
+        sb_put(b, "%s",
+               r->rd->rules.family == OKR_FAMILY_GIN ? "passes: does not take the upcard"
+                                                     : "passes");
         break;
     default:
         sb_put(b, "acts");
@@ -269,7 +331,6 @@ static int before_action(void *ctx, ar_record_reader *rd, json_t *j, int seat)
 static int on_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const okr_action *ap,
                      const okr_event *evp)
 {
-    (void)rd;
     rp *r = ctx;
     const okr_action a = *ap;
     const okr_event ev = *evp;
@@ -289,7 +350,11 @@ static int on_action(void *ctx, ar_record_reader *rd, json_t *j, int seat, const
     sbuf b = {.n = 0};
     action_words(r, &a, &shown, &b);
     b.s[b.n] = '\0';
+    /* a knock or going out ends the hand with the action, and the engine's scores already
+     * count it: the page shows them change at the hand's end, the step after */
+    r->hold_sc = rd->g.phase == OKR_PH_HAND_OVER || rd->g.phase == OKR_PH_GAME_OVER;
     json_t *f = table_frame(r, "act", 0);
+    r->hold_sc = 0;
     json_object_set_new(f, "a", json_integer(seat));
     json_object_set_new(f, "txt", json_string(b.s));
     if (r->o->seat >= 0 && seat != r->o->seat && a.type == OKR_A_KNOCK && strchr(text, '|')) {
@@ -362,6 +427,11 @@ static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
                         json_pack("{s:s,s:i,s:i,s:o,s:b}", "ended", ar_end_name(h->ended), "winner",
                                   h->winner, "knocker", h->knocker, "rows", rows, "gin",
                                   rd->rules.family == OKR_FAMILY_GIN));
+    /* the lines of a hand's scoring this rule set has (german has no going-out bonus, only
+     * laws and parlett a concealed one): the page leaves the others out */
+    json_object_set_new(json_object_get(f, "end"), "has",
+                        json_pack("{s:b,s:b}", "out", rd->rules.out_bonus > 0, "concealed",
+                                  rd->rules.concealed_bonus > 0));
     /* a gin knock's melds, deadwood and lay-offs are laid face up (RULES G5): every page has
      * them, a seat's too; computed by the engine, so records from before 1.1 show them too */
     json_t *sd = ar_json_showdown(h);
@@ -413,9 +483,15 @@ static int on_result(void *ctx, ar_record_reader *rd, json_t *j)
     json_object_set(res, "forfeits", json_object_get(j, "forfeits"));
     if (completed) {
         json_object_set_new(res, "game", ar_json_ints(g->result.score, r->players));
-        json_object_set_new(res, "concealed", ar_json_ints(g->result.concealed, r->players));
-        json_object_set_new(res, "bonus", ar_json_ints(g->result.winner_bonus, r->players));
-        json_object_set_new(res, "settle", ar_json_ints(g->result.settlement, r->players));
+        /* only the lines this rule set has (gin has no bonus, no settlement): the page shows
+         * a line for each key given */
+        const okr_rules *ru = &rd->rules;
+        if (ru->concealed_bonus > 0)
+            json_object_set_new(res, "concealed", ar_json_ints(g->result.concealed, r->players));
+        if (ru->winner_bonus > 0)
+            json_object_set_new(res, "bonus", ar_json_ints(g->result.winner_bonus, r->players));
+        if (ru->settlement)
+            json_object_set_new(res, "settle", ar_json_ints(g->result.settlement, r->players));
     }
     json_object_set_new(f, "res", res);
     json_object_set_new(

@@ -92,6 +92,7 @@ typedef struct rep {
     /* duplicate sets, gathered in the one pass over games.jsonl (html only): the set being
      * read, the DUP_SHOWN furthest apart so far (by spread, then set order), and the count */
     int dup_on, by_hand; /* by_hand: dealer=rotate, so hand h of every rotation is one deal */
+    int winner_bonus, concealed_bonus; /* the rule set's (RULES 7.3, 7.4): a set's bonus row */
     dset dup_cur, dup_top[DUP_SHOWN];
     int dup_ntop;
     long long dup_sets;
@@ -535,6 +536,9 @@ static int load(rep *r)
     const char *opts = r->tournament ? str(json_object_get(r->results, "config"), "rules_text", "")
                                      : str(json_object_get(r->results, "rules"), "options", "");
     r->by_hand = strstr(opts, "dealer=winner") == NULL;
+    const char *wb = strstr(opts, "winner_bonus="), *cb = strstr(opts, "concealed_bonus=");
+    r->winner_bonus = wb ? atoi(wb + strlen("winner_bonus=")) : 0;
+    r->concealed_bonus = cb ? atoi(cb + strlen("concealed_bonus=")) : 0;
     /* the text and md blocks show no game and no timing: results.json is all they need */
     if (rc == 0 && r->max_games != 0)
         rc = read_games(r);
@@ -804,6 +808,23 @@ static int replay_link(FILE *out, const av_report_opts *o, json_t *g)
     return 1;
 }
 
+/* a + b without undefined behaviour: games.jsonl is read as hostile, and its numbers may be
+ * any 64-bit integers (a crafted file gets wrapped sums, never a crash) */
+static long long wrap_add(long long a, unsigned long long b)
+{
+    return (long long)((unsigned long long)a + b);
+}
+
+/* the bytes of s's first n characters (UTF-8: a character never split) */
+static size_t utf8_prefix(const char *s, int n)
+{
+    size_t i = 0;
+    for (int c = 0; s[i] && c < n; c++)
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+            ;
+    return i;
+}
+
 /* the forest plot: each entrant's rating with its 95% interval, one row each, as SVG */
 static void forest(FILE *out, const rep *r, int elo)
 {
@@ -830,9 +851,10 @@ static void forest(FILE *out, const rep *r, int elo)
     double sx = (W - L - R) / (hi - lo);
 #define X(v) (L + ((v)-lo) * sx)
     fprintf(out,
-            "<svg class=\"forest\" id=\"forest-%s\" role=\"img\" width=\"%d\" height=\"%d\" "
+            "<svg class=\"forest\" id=\"forest-%s\" role=\"img\" width=\"100%%\" "
             "viewBox=\"0 0 %d %d\"><title>%s with 95%% intervals</title>\n",
-            elo ? "elo" : "score", W, H, W, H, elo ? "win-Elo" : "score rating (points per game)");
+            elo ? "elo" : "score", W, H,
+            elo ? "win-Elo" : "score rating (points per game against an average entrant)");
     fprintf(out, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"8\" y2=\"%d\"/>\n", X(0), X(0),
             H - 24);
     fprintf(out, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", L, W - R,
@@ -847,9 +869,15 @@ static void forest(FILE *out, const rep *r, int elo)
         double v = elo ? e->elo : e->score, a = elo ? e->elo_lo : e->score_lo,
                b = elo ? e->elo_hi : e->score_hi;
         int y = 16 + i * row;
-        fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d. ", L - 8,
-                y + 4, e->rank);
+        fprintf(out, "<g class=\"row\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", L - 8, y + 4);
+        fputs("<title>", out);
         h(out, e->name);
+        fprintf(out, "</title>%d. ", e->rank);
+        /* a long name is cut to fit left of the plot (whole in its title) */
+        char nm[128];
+        size_t cut = utf8_prefix(e->name, 20);
+        snprintf(nm, sizeof nm, "%.*s%s", (int)cut, e->name, e->name[cut] ? "\xe2\x80\xa6" : "");
+        h(out, nm);
         if (e->marks.never_played || e->marks.disqualified)
             fputs(e->marks.never_played ? " (never played)" : " (DQ)", out);
         fputs("</text>", out);
@@ -877,11 +905,37 @@ static void td_num(FILE *out, double v, int stored, int decimals, int sign)
     fprintf(out, "<td%s>%s</td>", isnan(v) ? " class=\"na\"" : "", b);
 }
 
+/* The scores' labels, each naming its scale, its meaning a hover away (the list of the
+ * pages' labels is in docs/report.md; tests/view/labels.sh checks the report against it) */
+#define TH_SCORE                                                                                   \
+    "<th class=\"help\" title=\"points per game an entrant gains against an average entrant at "   \
+    "the same table (a rating, the main ranking; can be negative)\">score (pts/game vs "           \
+    "average)</th>"
+#define TH_SCORE_CI                                                                                \
+    "<th class=\"help\" title=\"the score's 95% interval against the field (whole duplicate sets " \
+    "resampled)\">score 95% CI</th>"
+#define TH_ELO                                                                                     \
+    "<th class=\"help\" title=\"how often it finishes ahead of the others, on the Elo scale (0: "  \
+    "an average entrant)\">win-Elo</th>"
+#define TH_ELO_CI                                                                                  \
+    "<th class=\"help\" title=\"the win-Elo's 95% interval against the field\">win-Elo 95% "       \
+    "CI</th>"
+
 static void standings_html(FILE *out, const rep *r)
 {
-    fputs("<h2 id=\"standings\">Standings</h2>\n<table id=\"t-standings\"><thead><tr><th>rank</th>"
-          "<th class=\"l\">entrant</th><th>score</th><th>95% interval</th><th>win-Elo</th>"
-          "<th>95% interval</th><th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
+    /* the labels' meanings, a tap away on a phone too (where a title does not show) */
+    fputs("<h2 id=\"standings\">Standings</h2>\n<details class=\"scale\"><summary>What the "
+          "numbers mean</summary><p><b>score (pts/game vs average)</b> is a rating: the points per "
+          "game an entrant gains against an average entrant at the same table (0 is average; it "
+          "can be negative). <b>win-Elo</b> says how often it finishes ahead, on the Elo scale. "
+          "Each comes with its 95% interval against the field (<b>CI</b>). The games and the "
+          "duplicate sets below show points of single games instead: a <b>final total</b> is the "
+          "game's hand scores plus its bonuses (RULES 7.5). A dotted label explains itself on "
+          "hover; <a href=\"#howto\">how to read this</a> says more.</p></details>\n",
+          out);
+    fputs("<table id=\"t-standings\"><thead><tr><th>rank</th>"
+          "<th class=\"l\">entrant</th>" TH_SCORE TH_SCORE_CI TH_ELO TH_ELO_CI
+          "<th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
           "<th>wins</th><th>mean place</th><th class=\"l\">marks</th></tr></thead><tbody>\n",
           out);
     for (int i = 0; i < r->n; i++) {
@@ -1036,7 +1090,14 @@ static void shade(FILE *out, double p)
 
 static void matrix_head(FILE *out, json_t *order, const char *id)
 {
-    fprintf(out, "<table id=\"%s\"><thead><tr><th class=\"l\">row \\ column</th>", id);
+    /* the corner names what a cell holds, on which scale */
+    int ahead = strcmp(id, "t-ahead") == 0;
+    fprintf(out, "<table id=\"%s\"><thead><tr><th class=\"l help\" title=\"%s\">%s</th>", id,
+            ahead ? "the share of the games both played in which the row placed better than the "
+                    "column (ties count half)"
+                  : "the row's final total minus the column's, per game both played (points), "
+                    "with its 95% interval and the games shared",
+            ahead ? "row ahead of column (share)" : "row minus column (pts/game)");
     for (size_t c = 0; c < json_array_size(order); c++) {
         fputs("<th>", out);
         h(out, json_string_value(json_array_get(order, c)));
@@ -1251,7 +1312,10 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
               "it)",
               out);
     fputs(".</p>\n<div class=\"scroll\"><table id=\"t-games\"><thead><tr><th>#</th>"
-          "<th class=\"l\">game</th><th class=\"l\">seats (final total, place)</th><th>hands</th>"
+          "<th class=\"l\">game</th><th class=\"l help\" title=\"each seat's final total (hand "
+          "scores "
+          "and bonuses, RULES 7.5) and its place in the game\">seats (final total, place)</th>"
+          "<th>hands</th>"
           "<th class=\"l\">verdicts</th></tr></thead><tbody>\n",
           out);
     for (long long i = 0; i < shown; i++) {
@@ -1390,7 +1454,68 @@ static void dupsets_html(FILE *out, const rep *r, const av_report_opts *o)
             }
             fputs("</tr>\n", out);
         }
-        fputs("<tr class=\"final\"><td>final</td>", out);
+        /* the rows add up to the final total: the hands not shown (a run with dealer=winner
+         * compares hand 1 only; at most DUP_HANDS_MAX), then the bonuses (final total minus
+         * every hand: the winner's bonus, concealed bonuses) */
+        if (nh < most) {
+            fprintf(out,
+                    "<tr class=\"later\"><td class=\"help\" title=\"the sum of the hands after "
+                    "hand %zu, which are not compared above\">later hands</td>",
+                    nh);
+            for (int seat = 0; seat < r->seats; seat++)
+                for (int a = 0; a < d->n; a++) {
+                    long long sum = 0;
+                    size_t nn = d->g[a] ? json_array_size(hand_scores(d->g[a])) : 0;
+                    int has = 0, any = 0;
+                    for (size_t q = nh; q < nn; q++) {
+                        sum = wrap_add(sum, hand_score(d->g[a], q, (size_t)seat, &has));
+                        any |= has;
+                    }
+                    fputs(a ? "<td>" : "<td class=\"seat\">", out);
+                    if (any)
+                        fprintf(out, "%+lld</td>", sum);
+                    else
+                        fputs("-</td>", out);
+                }
+            fputs("</tr>\n", out);
+        }
+        long long bonus[OKR_MAX_PLAYERS][OKR_MAX_PLAYERS]; /* [seat][rotation] */
+        int any_bonus = r->winner_bonus > 0 || r->concealed_bonus > 0;
+        for (int seat = 0; seat < r->seats; seat++)
+            for (int a = 0; a < d->n; a++) {
+                long long sum = 0;
+                size_t nn = d->g[a] ? json_array_size(hand_scores(d->g[a])) : 0;
+                int has;
+                for (size_t q = 0; q < nn; q++)
+                    sum = wrap_add(sum, hand_score(d->g[a], q, (size_t)seat, &has));
+                long long fin = d->g[a]
+                                    ? json_integer_value(json_array_get(
+                                          json_object_get(d->g[a], "final_total"), (size_t)seat))
+                                    : 0;
+                bonus[seat][a] = wrap_add(fin, -(unsigned long long)sum);
+                any_bonus |= bonus[seat][a] != 0;
+            }
+        if (any_bonus) {
+            fprintf(out,
+                    "<tr class=\"bonus\"><td class=\"help\" title=\"the final total minus the "
+                    "hands' points: %s\">%s</td>",
+                    r->concealed_bonus > 0
+                        ? "the winner's bonus (RULES 7.4) and any concealed bonus (RULES 7.3)"
+                        : "the winner's bonus (RULES 7.4)",
+                    r->concealed_bonus > 0 ? "winner's and concealed bonuses" : "winner's bonus");
+            for (int seat = 0; seat < r->seats; seat++)
+                for (int a = 0; a < d->n; a++) {
+                    fputs(a ? "<td>" : "<td class=\"seat\">", out);
+                    if (d->g[a])
+                        fprintf(out, "%+lld</td>", bonus[seat][a]);
+                    else
+                        fputs("-</td>", out);
+                }
+            fputs("</tr>\n", out);
+        }
+        fputs("<tr class=\"final\"><td class=\"help\" title=\"the game's final total: the rows "
+              "above added up (RULES 7.5)\">final total</td>",
+              out);
         for (int seat = 0; seat < r->seats; seat++)
             for (int a = 0; a < d->n; a++) {
                 fputs(a ? "<td>" : "<td class=\"seat\">", out);

@@ -2,8 +2,11 @@
 # browser.sh BUILD_DIR HELPERS_DIR - a spectator page follows a running tournament to its end in
 # Debian's headless chromium (browser.mjs): standings change as sets finish, a table shows its
 # moves, the watched table draws, the final standings equal results.json, no console error and
-# no request elsewhere. Screenshots go to BUILD_DIR/tests/live/screens/. Skipped (77) only when
-# chromium or node is not installed; playwright-core comes from tests/view/node_modules.
+# no request elsewhere; the score column names its scale (points per game so far, then the
+# rating), the moves are in words, the page fits a phone (390 px), no request is answered 404
+# (a favicon), and once the server is stopped the page says so and stops asking. Screenshots go
+# to BUILD_DIR/tests/live/screens/. Skipped (77) only when chromium or node is not installed;
+# playwright-core comes from tests/view/node_modules.
 source "$(dirname "$0")/../match/lib.bash" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(readlink -f "$BUILD")
@@ -37,7 +40,8 @@ command = @greedy
 command = $(helper crash --after 0)
 TOUR
 cat >"$TMP/cfg.json" <<CFG
-{"ready": "$TMP/ready", "urlfile": "$TMP/url", "out": "$TMP/out", "shots": "$B/tests/live/screens"}
+{"ready": "$TMP/ready", "urlfile": "$TMP/url", "out": "$TMP/out", "shots": "$B/tests/live/screens",
+ "stop": "$TMP/stop", "doc": "$HERE/../../docs/report.md"}
 CFG
 node "$HERE/browser.mjs" "$TMP/cfg.json" &
 node=$!
@@ -52,10 +56,18 @@ for _ in $(seq 100); do
     sleep 0.05
 done
 check "the address is printed" test -n "$URL"
+# browser.mjs asks for the server to be stopped (the file stop) to see the page give up on it
+(
+    while [ ! -e "$TMP/stop" ]; do sleep 0.1; done
+    kill -TERM $pid 2>/dev/null
+) &
+stopper=$!
 echo "$URL" >"$TMP/url.tmp" && mv "$TMP/url.tmp" "$TMP/url"
 wait $node
 check "the spectator page in chromium (browser.mjs)" test $? -eq 0
-kill -TERM $pid
+touch "$TMP/stop"
+wait $stopper
+kill -TERM $pid 2>/dev/null
 wait $pid
 check "the tournament ended well (status $?)" test $? -eq 0
 finish

@@ -188,7 +188,13 @@ const dupWant = dupSet.length ? [...Array(Math.max(...dupSet.map((g) => g.hand_s
   [String(h + 1)].concat(...[...Array(res.config.seats).keys()].map((s) => dupSet.map((g) =>
     (h < g.hand_scores.length ? (g.hand_scores[h][s] >= 0 ? '+' : '') + g.hand_scores[h][s] : '-'))))) : null;
 check('the duplicate set shows every hand of its ' + dupSet.length + ' rotations as games.jsonl has them',
-  dup !== null && dupSet.length === res.config.seats && JSON.stringify(dup.rows.slice(0, -1)) === JSON.stringify(dupWant));
+  dup !== null && dupSet.length === res.config.seats && JSON.stringify(dup.rows.slice(0, dupWant.length)) === JSON.stringify(dupWant));
+// ... then its bonus row (laws: the winner's and concealed bonuses), and every column adds up
+// to the final total
+const dupSums = dup ? dup.rows[0].slice(1).map((_, c) => dup.rows.slice(0, -1).reduce((a, r) => a + (r[c + 1] === '-' ? 0 : Number(r[c + 1])), 0)) : [];
+check('... its bonus row, and every column adds up to the final total (' + JSON.stringify(dup && dup.rows[dup.rows.length - 1]) + ')',
+  dup !== null && dup.rows.length === dupWant.length + 2 && dup.rows[dupWant.length][0] === "winner's and concealed bonuses" &&
+  JSON.stringify(dupSums.map(String)) === JSON.stringify(dup.rows[dup.rows.length - 1].slice(1)));
 if (dup) await rp.screenshot({ path: path.join(cfg.shots, 'report-dupsets.png'), clip: dup.clip, fullPage: true });
 await Promise.all([rp.waitForNavigation(), rp.click('#t-games a >> nth=0')]);
 await rp.waitForSelector('body[data-ready="1"]');

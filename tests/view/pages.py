@@ -22,7 +22,16 @@ import re
 import sys
 from collections import Counter
 
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
+# a card in the notation (QS, 10H, JK) or in the pages' words (Q\u2660, 10\u2665; the Joker
+# is not a secret: a seat may be told of a Joker only where it is public anyway)
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS\u2663\u2666\u2665\u2660](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
+SUIT_OF = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+
+
+def notation(card):
+    """a card as the regex found it -> the notation's form (TS for 10S or 10\u2660)"""
+    card = card[:-1] + SUIT_OF.get(card[-1], card[-1])
+    return "T" + card[2:] if card.startswith("10") else card
 problems = []
 
 
@@ -199,7 +208,7 @@ def cmd_seat(record, referee, seatpage, k, cli_text=None):
                 continue  # its own note: its own words
             for m in CARD.finditer(st):
                 checked += 1
-                card = m.group(0).replace("10", "T", 1) if m.group(0).startswith("10") else m.group(0)
+                card = notation(m.group(0))
                 if card in concealed or card not in allowed:
                     bad("step %d: %s in %r, which seat %d could not know then" % (i, card, st[:80], k))
     # the independent view: the hand `arena replay --seat K` printed before each decision
@@ -465,15 +474,17 @@ def cmd_report(d, page, jpath):
         if rows[1] != want_who:
             bad("%s: seats %s, games.jsonl %s" % (name, rows[1], want_who))
         nh = dup_hands(rots)
-        if len(rows) != 2 + nh + 1:
-            bad("%s: %d hand rows, set %s has %d hands" % (name, len(rows) - 3, k, nh))
+        # after the hands: "later hands" (hands not compared), the bonuses, "final total"
+        extra = [r for r in rows[2 + nh:-1]]
+        if len(rows) < 2 + nh + 1 or any(r[0] not in ("later hands", "winner's bonus", "winner's and concealed bonuses") for r in extra):
+            bad("%s: %d hand rows, set %s has %d hands; rows after them %s" % (name, len(rows) - 3, k, nh, [r[0] for r in extra]))
         for hand in range(nh):
             hs = lambda a, s: (("%+d" % rots[a]["hand_scores"][hand][s]) if a in rots and hand < len(rots[a]["hand_scores"]) else "-")
             want = [str(hand + 1)] + [hs(a, s) for s in range(seats) for a in range(nrot)]
             if rows[2 + hand] != want:
                 bad("%s hand %d: %s, games.jsonl %s" % (name, hand + 1, rows[2 + hand], want))
             hands_checked += 1
-        want = ["final"] + [str(rots[a]["final_total"][s]) if a in rots else "-" for s in range(seats) for a in range(nrot)]
+        want = ["final total"] + [str(rots[a]["final_total"][s]) if a in rots else "-" for s in range(seats) for a in range(nrot)]
         if rows[-1] != want:
             bad("%s final totals: %s, games.jsonl %s" % (name, rows[-1], want))
     replays = [h for h in p.links if h.startswith("replays/")]

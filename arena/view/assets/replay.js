@@ -31,6 +31,9 @@
   }
 
   function name(s) { return data.names[s]; }
+  /* who did it, with the seat's number (two seats may have one name): "greedy_bot (seat 2) "; a
+   * verdict's text names its seat itself */
+  function who(f) { return f.a !== undefined && f.k !== 'verdict' ? name(f.a) + ' (seat ' + f.a + ') ' : ''; }
 
   function header() {
     var who = data.seat >= 0 ? ' \u2014 as seen by seat ' + data.seat + ' (' + name(data.seat) + ')' : ' \u2014 referee view, every hand';
@@ -61,8 +64,7 @@
     var d = $('decision');
     d.textContent = '';
     d.appendChild(el('h2', '', 'Step ' + cur + ' \u00b7 hand ' + f.h + ' \u00b7 ' + f.n + ' actions'));
-    var who = f.a !== undefined ? name(f.a) + ' ' : '';
-    d.appendChild(el('p', 'what', who + f.txt));
+    d.appendChild(el('p', 'what', who(f) + f.txt));
     if (f.note) d.appendChild(el('p', 'dim', 'notation: ' + f.note + (f.nl !== undefined ? ' \u00b7 one of ' + f.nl + ' legal action' + (f.nl === 1 ? '' : 's') : '')));
     if (f.why !== undefined) {
       var w = el('p', 'why');
@@ -87,15 +89,27 @@
     b.appendChild(f.end ? T.handEndEl(f.end, f.h, data.players, name) : T.resultEl(f.res, data.players, name));
   }
 
+  /* The events up to the step shown: the list grows with the step; the future (the hands'
+   * results, the end, a seat's own later draws) is one switch away, off when the page opens */
+  var future = false, shownTo = -1;
   function buildLog() {
     var log = $('log');
     frames.forEach(function (f, i) {
-      var who = f.a !== undefined ? name(f.a) + ' ' : '';
-      var li = el('li', f.mark || '', who + f.txt);
+      var li = el('li', f.mark || '', who(f) + f.txt);
       li.value = i;
+      li.hidden = true;
       li.addEventListener('click', function () { go(i); });
       log.appendChild(li);
     });
+    $('future').checked = false;
+    $('future').addEventListener('change', function () { future = this.checked; showLog(true); });
+  }
+  /* only the items that change state: a step forward shows one more */
+  function showLog(all) {
+    var items = $('log').children, to = future ? frames.length - 1 : cur;
+    var a = all ? 0 : Math.min(shownTo, to) + 1, b = all ? items.length - 1 : Math.max(shownTo, to);
+    for (var i = Math.max(0, a); i <= b && i < items.length; i++) items[i].hidden = i > to;
+    shownTo = to;
   }
 
   function buildMarks() {
@@ -117,6 +131,7 @@
     drawBreakdown(f);
     $('range').value = cur;
     $('pos').textContent = 'step ' + cur + ' / ' + (frames.length - 1) + ' \u00b7 hand ' + f.h;
+    showLog(false);
     var log = $('log'), old = log.querySelector('.cur');
     if (old) old.classList.remove('cur');
     var li = log.children[cur];

@@ -122,9 +122,14 @@ var okrTable = (function () {
       d.setAttribute('data-seat', s);
       var head = el('div', 'head');
       head.appendChild(el('span', 'name'));
+      /* the seat's game total so far, named as such (docs/report.md, the pages' labels) */
+      var tot = el('span', 'total');
+      tot.appendChild(el('span', 'sclabel help', 'game total '));
+      tot.title = SCALES.total;
       var sc = el('span', 'score');
       sc.setAttribute('data-score', s);
-      head.appendChild(sc);
+      tot.appendChild(sc);
+      head.appendChild(tot);
       d.appendChild(head);
       d.appendChild(el('div', 'sub'));
       d.appendChild(el('div', 'cards hand'));
@@ -204,6 +209,26 @@ var okrTable = (function () {
     };
   }
 
+  /* what each score on the pages means, one hover away (the labels are listed in
+   * docs/report.md; tests/view/phone.mjs checks every label shown against that list) */
+  var SCALES = {
+    total: 'the game total so far: the sum of this seat\'s hand scores in this game (points, RULES 7)',
+    melded: 'credit for the cards in the seat\'s melds (RULES 7.1), without the Q\u2660',
+    debit: 'debit for the cards left in the seat\'s hand (RULES 7.1), without the Q\u2660',
+    qs: 'the Q\u2660 on its own: +50 for each in the seat\'s melds, \u2212100 for each left in its hand (RULES 7.1)',
+    out: 'the going-out bonus (RULES 7.2)',
+    concealed: 'going out concealed (RULES 7.3): kept apart from the hand score, added to the final total at the end',
+    deadwood: 'the value of the cards in no meld (RULES G5)',
+    score: 'this hand\'s points: the lines above it added up (RULES 7, G7)',
+    gtotal: 'the game total after this hand: the sum of the hand scores so far',
+    game: 'the sum of the seat\'s hand scores (the game score, RULES 7.4)',
+    gconcealed: 'the concealed bonuses of the game, kept apart until the end (RULES 7.3)',
+    bonus: 'the winner\'s bonus: paid to the seat with the highest total (shared on a tie, RULES 7.4)',
+    final: 'the final total: hand scores + concealed bonuses + winner\'s bonus (RULES 7.5). The tournament ranks by it',
+    place: 'the place by final total, 1 the best',
+    settle: 'the laws settlement (RULES 7.6): each final total rounded to the nearest 100; each seat wins the difference from every lower seat and pays every higher one. Zero-sum, not added to the final total'
+  };
+
   function scoreTable(rows, players, name, value) {
     var t = el('table'), head = el('tr');
     head.appendChild(el('th', '', ''));
@@ -211,7 +236,9 @@ var okrTable = (function () {
     t.appendChild(head);
     rows.forEach(function (r) {
       var tr = el('tr');
-      tr.appendChild(el('td', '', r[0]));
+      var lab = el('td', r[2] ? 'help' : '', r[0]);
+      if (r[2]) lab.title = r[2];
+      tr.appendChild(lab);
       for (var s = 0; s < players; s++) {
         var td = el('td', '', value(r[1], s));
         td.setAttribute('data-row', r[1]);
@@ -227,16 +254,19 @@ var okrTable = (function () {
    * qsh, out, concealed, deadwood, score, total}, sd: a gin knock's showdown or absent}; h its
    * number. The rummy family scores the Q of spades apart (RULES 7.1: +50 melded, -100 left in
    * hand; qsm and qsh, parts of melded and debit): its own line, the others without it, so
-   * melded, left in hand, Q♠ and going out add up to the hand score (the concealed bonus is
+   * melded, left in hand, the queen of spades and going out add up to the hand score (the concealed bonus is
    * kept apart, RULES 7.3). Rows without qsm (the play page's, from a HandEnd, which has no
    * melds) keep the queen in melded and left in hand, with no line of its own */
   function handEndEl(end, h, players, name) {
     var box = el('div', 'box');
     box.appendChild(el('h2', '', 'Hand ' + h + ' scoring (' + end.ended + ')'));
     var qs = end.rows.length && end.rows[0].qsm !== undefined;
+    var has = end.has || { out: true, concealed: true }; /* the lines this rule set has */
     var rows = end.gin ? [['deadwood', 'deadwood'], ['hand score', 'score'], ['game total', 'total']]
       : [['melded', 'melded'], ['left in hand', 'debit']].concat(qs ? [['Q\u2660 (+50 melded, \u2212100 in hand)', 'qs']] : [],
-        [['going out', 'out'], ['concealed bonus', 'concealed'], ['hand score', 'score'], ['game total', 'total']]);
+        has.out ? [['going out', 'out']] : [], has.concealed ? [['concealed bonus', 'concealed']] : [],
+        [['hand score', 'score'], ['game total', 'total']]);
+    rows.forEach(function (r) { r.push(SCALES[r[1] === 'total' ? 'gtotal' : r[1]]); });
     box.appendChild(scoreTable(rows, players, name, function (k, s) {
       var r = end.rows[s];
       if (k === 'melded') return r.melded - (r.qsm || 0);
@@ -253,9 +283,23 @@ var okrTable = (function () {
   function resultEl(res, players, name) {
     var box = el('div', 'box');
     box.appendChild(el('h2', '', res.completed ? 'Final result' : 'Final result (forfeited: ' + (res.forfeits || []).map(name).join(', ') + ')'));
-    var rows = res.completed ? [['hand scores', 'game'], ['concealed bonuses', 'concealed'], ['winner bonus', 'bonus'],
-      ['settlement', 'settle'], ['final total', 'final'], ['place', 'place']] : [['final total', 'final'], ['place', 'place']];
+    /* a line for each part the result has (a rule set without a winner's bonus or a
+     * settlement has no such key): hand scores + concealed + winner's bonus = final total;
+     * the settlement comes after, as what it is, a payment computed from the final totals */
+    var rows = (res.completed ? [['hand scores', 'game'], ['concealed bonuses', 'concealed', 'gconcealed'],
+      ["winner's bonus", 'bonus']] : []).concat([['final total', 'final'], ['place', 'place']],
+      res.completed ? [['settlement (laws payment)', 'settle']] : []).filter(function (r) { return res[r[1]]; });
+    rows.forEach(function (r) { r[2] = SCALES[r[2] || r[1]]; });
     box.appendChild(scoreTable(rows, players, name, function (k, s) { return res[k][s]; }));
+    if (res.completed) {
+      var p = el('p', 'dim explain');
+      p.textContent = 'The final total is the hand scores' + (res.concealed ? ' plus the concealed bonuses' : '') +
+        (res.bonus ? ' plus the winner\'s bonus (given to the highest total, shared on a tie)' : '') +
+        '; places and the tournament go by it.' + (res.settle ? ' The settlement is the laws way of paying up: ' +
+        'each final total is rounded to the nearest hundred, and each seat wins the difference from every seat below it ' +
+        'and pays every seat above it. It adds up to zero and is not part of the final total.' : '');
+      box.appendChild(p);
+    }
     return box;
   }
 
@@ -289,6 +333,7 @@ var okrTable = (function () {
 
   return {
     el: el, cardEl: cardEl, backEl: backEl, cardsEl: cardsEl, syncCards: syncCards, tokens: tokens,
-    sortHand: sortHand, table: table, handEndEl: handEndEl, resultEl: resultEl, showdownEl: showdownEl
+    sortHand: sortHand, table: table, handEndEl: handEndEl, resultEl: resultEl, showdownEl: showdownEl,
+    SCALES: SCALES
   };
 })();
