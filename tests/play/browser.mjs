@@ -77,8 +77,8 @@ await ctx.route('**/*', (route) => {
   return route.abort();
 });
 const page = ctx.pages()[0] || await ctx.newPage();
-// (the refusal the script provokes is logged by chromium as a failed load: not an error here)
-page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) errors.push(m.text()); });
+// (the refusal the script provokes is said by the page before sending: no failed request)
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 const bodies = [];
 let served = '';
 page.on('response', async (r) => {

@@ -29,7 +29,7 @@ play_select() {
     done
     check "$name: the URL is printed" test -n "$url"
     NODE_PATH="$VIEW/node_modules" node "$HERE/select.mjs" "$url" "$TMP/$name.responses" \
-        "$SHOTS" "play-$name" "$rules"
+        "$SHOTS" "select-$name" "$rules"
     check "$name: the page plays the game to its end by clicks" test $? -eq 0
     for i in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill "$pid" 2>/dev/null

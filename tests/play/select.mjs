@@ -44,7 +44,7 @@ const visibleControls = () => page.evaluate(() => [...document.querySelectorAll(
 
 await page.goto(url);
 const limit = +(process.env.OKR_SELECT_S || 150) * 1000, t0 = Date.now();
-let decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
+let autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
 for (;;) {
   if (Date.now() - t0 > limit) { check(`the game ended within ${limit / 1000} s`, false); break; }
   const s = await page.evaluate(() => st && { over: st.over, d: st.decision, v: st.view, gin: st.gin }).catch(() => null);
@@ -53,6 +53,16 @@ for (;;) {
   if (!s.d || s.d.id === lastId) { await page.waitForTimeout(30); continue; }
   lastId = s.d.id;
   decisions++;
+  if (s.v && s.v.phase === 'claim') { // german: the claim window is named, never "your turn"
+    const w = await page.evaluate(() => [document.getElementById('claimwin').textContent, document.getElementById('status').textContent]);
+    windows++;
+    if (/^Claim window \(RULES 6\.G\): .+ discarded by .+\. /.test(w[0]) && !/your turn/.test(w[1])) namedWindows++;
+    if (autoOn) { // the page passes it by itself
+      const gone = await page.waitForFunction((id) => !st.decision || st.decision.id !== id, s.d.id, { timeout: 5000 }).then(() => true).catch(() => false);
+      if (gone) autoPassed++;
+      continue;
+    }
+  }
   let n = await visibleControls();
   most = Math.max(most, n); if (n > 12) over12++;
   // the move to make: a claim, a take, a meld, an addition, a knock when there is one
@@ -71,7 +81,7 @@ for (;;) {
   }
   n = await visibleControls();
   most = Math.max(most, n); if (n > 12) over12++;
-  if (!shotDone && target.uses.length >= 2) {
+  if (!shotDone && target.uses.length >= (rules === 'gin' ? 1 : 2) && (rules !== 'gin' || s.v.hand.length > 10)) {
     shotDone = true;
     await page.screenshot({ path: path.join(shots, prefix + '-select.png') });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -83,6 +93,8 @@ for (;;) {
   if (found < 0) { check(`the move "${target.text}" is offered once its cards are selected`, false); break; }
   kinds[target.type] = (kinds[target.type] || 0) + 1;
   await page.locator('#actions button').nth(found).click({ timeout: 5000 });
+  // german: after the first claim, the auto-pass switch passes the claim windows that follow
+  if (rules === 'german' && target.type === 'claim' && !autoOn) { await page.locator('#autopass').click(); autoOn = true; }
   if (await page.locator('#choose button.meaning').count()) {
     n = await visibleControls(); most = Math.max(most, n); if (n > 12) over12++;
     meanings++;
@@ -99,7 +111,11 @@ await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
 check(`${rules}: the game is played to its end by clicks at ${decisions} decisions (${JSON.stringify(kinds)}, ${meanings} meanings asked): "${end.result}"`, decisions > 0 && /over/i.test(end.result));
 check(`at most 12 visible move controls at every decision and selection (most ${most})`, over12 === 0 && most > 0);
 if (rules !== 'gin') check('a meld was made by selecting its cards', (kinds.meld || 0) + (kinds.take || 0) + (kinds.claim || 0) > 0);
-if (rules === 'german') check('a claim out of turn was made by selecting its cards (RULES 6.G)', kinds.claim > 0);
+if (rules === 'german') {
+  check('a claim out of turn was made by selecting its cards (RULES 6.G)', kinds.claim > 0);
+  check(`with the auto-pass switch on, the page passed ${autoPassed} claim windows by itself`, autoPassed > 0);
+  check(`every claim window is named with its card and discarder, the header not saying "your turn" (${namedWindows} of ${windows})`, windows > 0 && namedWindows === windows);
+}
 const melds = end.words.filter((w) => / meld(s)? .* as meld \d+/.test(w));
 check(`the moves are in words, a meld with its cards (${melds.length}: "${melds[0] || end.words[end.words.length - 1]}")`, rules === 'gin' || melds.length > 0);
 check('every move line says who did it with a seat number', end.words.every((w) => /^hand \d+$|\(seat \d+\) /.test(w)));
