@@ -43,7 +43,9 @@ struct ap_seat {
     json_t *game_end; /* the last GameEnd, or NULL */
     json_t *refused;  /* the last Refused, or NULL */
     uint64_t version;
-    int ends; /* hand and game ends received: the terminal draws the table at each */
+    int ends;          /* hand and game ends received: the terminal draws the table at each */
+    double got_ms;     /* when the waiting Decision came (ar_now_ms): the human's clock runs */
+    uint32_t limit_ms; /* the human's time per move (ap_seat_set_limit), 0: the Decision's */
     int over;
     char gone[160]; /* why the human went away without leaving (ap_seat_gone), "" if not */
     ap_seat_cb cb;
@@ -514,6 +516,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         if (s->last_view)
             okrpb__to_bot__free_unpacked(s->last_view, NULL);
         s->decision_msg = s->last_view = m;
+        s->got_ms = ar_now_ms();
         if (m->decision->view) {
             s->hand = (int)m->decision->view->hand_no;
             events_fill(s, m->decision->view);
@@ -1261,6 +1264,19 @@ static json_t *gin_help(const ap_seat *s, const Okrpb__View *v)
                      "target", (int)s->okrules.target, "cards", (int)v->n_hand);
 }
 
+/* What is left of the human's time for decision d: its time and bank (at most the hard
+ * ceiling) less the time since it came */
+static long long human_left_ms(const ap_seat *s, const Okrpb__Decision *d)
+{
+    long long all = (long long)d->time_ms + d->bank_ms;
+    if (d->hard_ms && all > d->hard_ms)
+        all = d->hard_ms;
+    if (s->limit_ms)
+        all = s->limit_ms;
+    long long left = all - (long long)(ar_now_ms() - s->got_ms);
+    return left > 0 ? left : 0;
+}
+
 json_t *ap_seat_json(const ap_seat *s)
 {
     json_t *names = json_array();
@@ -1298,7 +1314,11 @@ json_t *ap_seat_json(const ap_seat *s)
         /* the id as a string: JavaScript numbers lose digits past 2^53 */
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
-        json_object_set_new(o, "decision", json_pack("{s:s,s:o}", "id", id, "legal", legal));
+        /* the human's clock for this move (the seat's own: as a bot is told it) */
+        long long left = human_left_ms(s, d);
+        json_object_set_new(
+            o, "decision",
+            json_pack("{s:s,s:o,s:I}", "id", id, "legal", legal, "left_ms", (json_int_t)left));
         if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0)
             json_object_set(o, "hint", s->hint);
         else if (s->hask == d->id)
@@ -1364,6 +1384,11 @@ static const char *seat_name(const ap_seat *s, int i, char *buf, size_t cap)
     else
         snprintf(buf, cap, "seat %d", i);
     return buf;
+}
+
+void ap_seat_set_limit(ap_seat *s, uint32_t ms)
+{
+    s->limit_ms = ms;
 }
 
 int ap_seat_hand_size(const ap_seat *s)
@@ -1551,10 +1576,11 @@ char *ap_seat_text(const ap_seat *s, int colour, const ap_select *sel)
     if (d) {
         const Okrpb__View *dv = s->last_view ? s->last_view->decision->view : NULL;
         int all = sel && sel->all;
+        long long left = human_left_ms(s, d) / 1000;
         put(&b,
-            "%syour move%s (sel 1 4 5 selects cards, then a number; or the move as text; "
-            "all, sort, help, quit):\n",
-            bold, off);
+            "%syour move%s, %lld:%02lld left (sel 1 4 5 selects cards, then a number; or the "
+            "move as text; all, sort, help, quit):\n",
+            bold, off, left / 60, left % 60);
         /* grouped by kind, in the legal list's order within a kind: every move with 'all',
          * else those that use exactly the selected cards, AP_SHOWN at most */
         size_t shown = 0, more = 0, need[16] = {0};

@@ -111,6 +111,9 @@ typedef struct ap_select {
     size_t n;
     int pos[AP_MAX_SEL]; /* 0-based positions in the hand as shown */
 } ap_select;
+/* The human's time per move (--human-ms), which the page and the terminal count down; the
+ * Decision's own clock fields are the match's bot clocks. 0 (the default): those are shown. */
+void ap_seat_set_limit(ap_seat *s, uint32_t ms);
 /* Cards in the seat's hand now (0 before the first view). */
 int ap_seat_hand_size(const ap_seat *s);
 /* Hand and game ends received so far: a terminal draws the table at each. */

@@ -44,7 +44,7 @@ const visibleControls = () => page.evaluate(() => [...document.querySelectorAll(
 
 await page.goto(url);
 const limit = +(process.env.OKR_SELECT_S || 150) * 1000, t0 = Date.now();
-let autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
+let clocks = 0, autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
 for (;;) {
   if (Date.now() - t0 > limit) { check(`the game ended within ${limit / 1000} s`, false); break; }
   const s = await page.evaluate(() => st && { over: st.over, d: st.decision, v: st.view, gin: st.gin }).catch(() => null);
@@ -53,6 +53,9 @@ for (;;) {
   if (!s.d || s.d.id === lastId) { await page.waitForTimeout(30); continue; }
   lastId = s.d.id;
   decisions++;
+  const clock = await page.locator('#clock').textContent();
+  if (/^your clock: \d+:\d\d left for this move$/.test(clock)) clocks++;
+  if (decisions === 1) check(`the first decision's clock is the human's 30 minutes (--human-ms): "${clock}"`, /: (29|30):\d\d left/.test(clock));
   if (s.v && s.v.phase === 'claim') { // german: the claim window is named, never "your turn"
     const w = await page.evaluate(() => [document.getElementById('claimwin').textContent, document.getElementById('status').textContent]);
     windows++;
@@ -109,6 +112,7 @@ await page.screenshot({ path: path.join(shots, prefix + '-over.png') });
 await page.setViewportSize({ width: 390, height: 844 });
 await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
 check(`${rules}: the game is played to its end by clicks at ${decisions} decisions (${JSON.stringify(kinds)}, ${meanings} meanings asked): "${end.result}"`, decisions > 0 && /over/i.test(end.result));
+check(`the human's clock is shown at every decision (${clocks} of ${decisions})`, clocks === decisions);
 check(`at most 12 visible move controls at every decision and selection (most ${most})`, over12 === 0 && most > 0);
 if (rules !== 'gin') check('a meld was made by selecting its cards', (kinds.meld || 0) + (kinds.take || 0) + (kinds.claim || 0) > 0);
 if (rules === 'german') {
