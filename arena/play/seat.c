@@ -437,18 +437,18 @@ static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
     who_words(s, k, kw, sizeof kw);
     if (h->ended == OKR_END_GIN)
         snprintf(line, sizeof line,
-                 "gin (no deadwood): %s scores the gin bonus %d + the defender's deadwood %d = "
+                 "gin (no deadwood): %s score%s the gin bonus %d + the defender's deadwood %d = "
                  "%d (RULES G7)",
-                 kw, gb, dd, gb + dd);
+                 kw, k == s->seat ? "" : "s", gb, dd, gb + dd);
     else if (h->ended == OKR_END_UNDERCUT)
         snprintf(line, sizeof line,
-                 "undercut (the knocker's deadwood %d is not lower than %d): %s scores the "
+                 "undercut (the knocker's deadwood %d is not lower than %d): %s score%s the "
                  "undercut bonus %d + the difference %d = %d (RULES G7)",
-                 dk, dd, who, ub, dk - dd, ub + dk - dd);
+                 dk, dd, who, dfd == s->seat ? "" : "s", ub, dk - dd, ub + dk - dd);
     else
         snprintf(line, sizeof line,
-                 "knock: %s scores the difference of the deadwood, %d - %d = %d (RULES G7)", kw, dd,
-                 dk, dd - dk);
+                 "knock: %s score%s the difference of the deadwood, %d - %d = %d (RULES G7)", kw,
+                 k == s->seat ? "" : "s", dd, dk, dd - dk);
     json_array_append_new(out, json_string(line));
     return out;
 }

@@ -107,6 +107,8 @@ for (;;) {
 }
 await page.waitForTimeout(300);
 const end = await page.evaluate(() => ({ result: document.getElementById('resulttext').textContent,
+  sd: st.hand_end && st.hand_end.scoring && st.hand_end.scoring.sd ? 1 : 0,
+  showdown: [...document.querySelectorAll('#showdown li')].map((l) => l.textContent),
   words: [...document.querySelectorAll('#log li')].map((l) => l.textContent) }));
 await page.screenshot({ path: path.join(shots, prefix + '-over.png') });
 await page.setViewportSize({ width: 390, height: 844 });
@@ -122,6 +124,9 @@ if (rules === 'german') {
 }
 const melds = end.words.filter((w) => / meld(s)? .* as meld \d+/.test(w));
 check(`the moves are in words, a meld with its cards (${melds.length}: "${melds[0] || end.words[end.words.length - 1]}")`, rules === 'gin' || melds.length > 0);
+if (rules === 'gin') check(`the hand's end is itemised (${end.showdown.join(' / ')})`,
+  end.showdown.length > 0 && (!end.sd || (end.showdown.length >= 3 && end.showdown.some((l) => / knocks? with /.test(l)) &&
+    end.showdown.some((l) => /deadwood after melds and lay-offs: \d+/.test(l)) && end.showdown.some((l) => /= -?\d+ \(RULES G7\)$/.test(l)))));
 check('every move line says who did it with a seat number', end.words.every((w) => /^hand \d+$|\(seat \d+\) /.test(w)));
 fs.appendFileSync(responses, bodies.join('\n') + '\n');
 fs.writeFileSync(responses + '.page.html', served);
