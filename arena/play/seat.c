@@ -382,7 +382,8 @@ static void unique_names(ap_seat *s)
     }
 }
 
-/* A gin hand's end, itemised for a person (RULES G5-G7): the knocker's melds and deadwood,
+/* A gin hand's end, itemised for a person (RULES G5-G7): the knocker's melds (numbered from 1,
+ * as the hand's table on the page numbers them) and deadwood,
  * the defender's lay-offs and deadwood, and how the score is made of them (the gin bonus, the
  * undercut bonus, the difference). Only what HandEnd shows every seat. */
 static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
@@ -406,7 +407,8 @@ static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
         (size_t)snprintf(line, sizeof line, "%s knock%s with ", who, k == s->seat ? "" : "s");
     for (size_t i = 0; i < h->n_knock_melds && at + 4 < sizeof line; i++) {
         meld_words(h->knock_melds[i]->cards, h->knock_melds[i]->n_cards, NULL, 0, cw, sizeof cw);
-        at += (size_t)snprintf(line + at, sizeof line - at, "%smeld %zu: %s", i ? "; " : "", i, cw);
+        at += (size_t)snprintf(line + at, sizeof line - at, "%smeld %zu: %s", i ? "; " : "", i + 1,
+                               cw);
     }
     meld_words(h->knock_deadwood, h->n_knock_deadwood, NULL, 0, cw, sizeof cw);
     if (at + 4 < sizeof line)
@@ -418,13 +420,14 @@ static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
         at = (size_t)snprintf(line, sizeof line, "%s lay%s off ", who, dfd == s->seat ? "" : "s");
         for (size_t i = 0; i < h->n_layoffs && at + 4 < sizeof line; i++) {
             char c[16];
-            at +=
-                (size_t)snprintf(line + at, sizeof line - at, "%s%s onto meld %u", i ? ", " : "",
-                                 card_words(h->layoffs[i]->card, c, sizeof c), h->layoffs[i]->meld);
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s onto meld %u", i ? ", " : "",
+                                   card_words(h->layoffs[i]->card, c, sizeof c),
+                                   h->layoffs[i]->meld + 1);
         }
         json_array_append_new(out, json_string(line));
     } else if (h->ended != OKR_END_GIN)
-        json_array_append_new(out, json_pack("s+", who, " lays off nothing"));
+        json_array_append_new(
+            out, json_pack("s+", who, dfd == s->seat ? " lay off nothing" : " lays off nothing"));
     if (dfd == s->seat)
         snprintf(line, sizeof line, "your deadwood after melds and lay-offs: %d", dd);
     else
@@ -1325,9 +1328,12 @@ json_t *ap_seat_json(const ap_seat *s)
             json_object_set_new(o, "hint", json_pack("{s:s,s:b}", "id", id, "pending", 1));
     } else
         json_object_set_new(o, "decision", json_null());
-    if (s->last_view && s->last_view->decision->view)
+    if (s->last_view && s->last_view->decision->view) {
         json_object_set_new(o, "view", view_json(s->last_view->decision->view));
-    else
+        /* who put the top card on the pile: a claim window names them (RULES 6.G) */
+        json_object_set_new(json_object_get(o, "view"), "discarder",
+                            json_integer((json_int_t)s->last_view->decision->view->discarder));
+    } else
         json_object_set_new(o, "view", json_null());
     json_object_set(o, "hand_end", s->hand_end ? s->hand_end : json_null());
     json_object_set(o, "game_end", s->game_end ? s->game_end : json_null());

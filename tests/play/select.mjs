@@ -59,7 +59,9 @@ for (;;) {
   if (s.v && s.v.phase === 'claim') { // german: the claim window is named, never "your turn"
     const w = await page.evaluate(() => [document.getElementById('claimwin').textContent, document.getElementById('status').textContent]);
     windows++;
-    if (/^Claim window \(RULES 6\.G\): .+ discarded by .+\. /.test(w[0]) && !/your turn/.test(w[1])) namedWindows++;
+    if (windows === 1) await page.screenshot({ path: path.join(shots, prefix + '-claim.png') });
+    const by = await page.evaluate(() => (st.view.discarder === st.seat ? 'you' : st.names[st.view.discarder]));
+    if (/^Claim window \(RULES 6\.G\): .+ discarded by .+\. /.test(w[0]) && w[0].includes(' discarded by ' + by + '.') && !/your turn|undefined/.test(w[0] + w[1])) namedWindows++;
     if (autoOn) { // the page passes it by itself
       const gone = await page.waitForFunction((id) => !st.decision || st.decision.id !== id, s.d.id, { timeout: 5000 }).then(() => true).catch(() => false);
       if (gone) autoPassed++;

@@ -36,8 +36,8 @@ screen >"$TMP/screen.txt"
 check "the game is played to its end by selecting cards ($prompts decisions)" grep -q 'ARENA-EXIT 0' "$TMP/screen.txt"
 check "the moves are in words" grep -qE '^  [0-9]+\. greedy_bot \(seat 1\) discards [0-9AJQK]' "$TMP/screen.txt"
 check "the knocker's melds and deadwood are shown (RULES G5)" \
-    grep -qE 'greedy_bot \(seat 1\) knocks with meld 0: .*; deadwood .*\([0-9]+\)' "$TMP/screen.txt"
-check "the lay-offs are shown" grep -qE 'you \(seat 0\) lay off .* onto meld [0-9]|lays off nothing' "$TMP/screen.txt"
+    grep -qE 'greedy_bot \(seat 1\) knocks with meld 1: .*; deadwood .*\([0-9]+\)' "$TMP/screen.txt"
+check "the lay-offs are shown" grep -qE 'you \(seat 0\) lay off .* onto meld [0-9]|lays? off nothing' "$TMP/screen.txt"
 check "the defender's deadwood is shown" grep -q 'your deadwood after melds and lay-offs: [0-9]' "$TMP/screen.txt"
 check "the score is itemised (RULES G7)" grep -qE '(knock|undercut|gin).* = [0-9]+ \(RULES G7\)' "$TMP/screen.txt"
 tables=$(grep -c '^game d0-r0, hand' "$TMP/screen.txt")
