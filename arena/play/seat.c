@@ -1317,11 +1317,9 @@ json_t *ap_seat_json(const ap_seat *s)
         /* the id as a string: JavaScript numbers lose digits past 2^53 */
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
-        /* the human's clock for this move (the seat's own: as a bot is told it) */
-        long long left = human_left_ms(s, d);
-        json_object_set_new(
-            o, "decision",
-            json_pack("{s:s,s:o,s:I}", "id", id, "legal", legal, "left_ms", (json_int_t)left));
+        json_object_set_new(o, "decision", json_pack("{s:s,s:o}", "id", id, "legal", legal));
+        /* the human's clock for this move, beside the decision (which stays as it came) */
+        json_object_set_new(o, "left_ms", json_integer((json_int_t)human_left_ms(s, d)));
         if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0)
             json_object_set(o, "hint", s->hint);
         else if (s->hask == d->id)

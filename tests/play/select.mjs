@@ -112,7 +112,7 @@ const end = await page.evaluate(() => ({ result: document.getElementById('result
   sd: st.hand_end && st.hand_end.scoring && st.hand_end.scoring.sd ? 1 : 0,
   showdown: [...document.querySelectorAll('#showdown li')].map((l) => l.textContent),
   words: [...document.querySelectorAll('#log li')].map((l) => l.textContent) }));
-await page.screenshot({ path: path.join(shots, prefix + '-over.png') });
+await page.screenshot({ path: path.join(shots, prefix + '-over.png'), fullPage: true });
 await page.setViewportSize({ width: 390, height: 844 });
 await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
 check(`${rules}: the game is played to its end by clicks at ${decisions} decisions (${JSON.stringify(kinds)}, ${meanings} meanings asked): "${end.result}"`, decisions > 0 && /over/i.test(end.result));
