@@ -393,7 +393,7 @@ static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
     int k = (int)h->knocker, dfd = k == 0 ? 1 : 0;
     if (strcmp(s->rules, "gin") != 0)
         return out;
-    if (k < 0 || h->n_deadwood < 2) {
+    if (k < 0 || k > 1 || h->n_deadwood < 2) {
         json_array_append_new(out, json_string(h->ended == OKR_END_DRAWN
                                                    ? "a drawn hand: nobody knocked before the "
                                                      "stock ran down to two cards; nobody scores "
@@ -1407,13 +1407,13 @@ int ap_seat_ends(const ap_seat *s)
 }
 
 /* The hand as shown: positions into v->hand, by suit (the view's order) or by rank */
-static void hand_order(const Okrpb__View *v, int by_rank, size_t *ord)
+static void hand_order(const Okrpb__View *v, size_t n, int by_rank, size_t *ord)
 {
-    for (size_t i = 0; i < v->n_hand; i++)
+    for (size_t i = 0; i < n; i++)
         ord[i] = i;
     if (!by_rank)
         return;
-    for (size_t i = 1; i < v->n_hand; i++)
+    for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0; j--) {
             uint32_t a = v->hand[ord[j - 1]], b = v->hand[ord[j]];
             uint32_t ka = a >= OKR_JOKER ? 999 : (a % 13) * 4 + a / 13,
@@ -1491,7 +1491,7 @@ char *ap_seat_text(const ap_seat *s, int colour, const ap_select *sel)
         }
         /* the hand with each card's position (sel 1 4 5 selects), the selected in [ ] */
         size_t nh = v->n_hand < OKR_MAX_CARDS ? v->n_hand : OKR_MAX_CARDS;
-        hand_order(v, sel && sel->by_rank, ord);
+        hand_order(v, nh, sel && sel->by_rank, ord);
         put(&b, "%syour hand%s (by %s):", bold, off, sel && sel->by_rank ? "rank" : "suit");
         for (size_t i = 0; i < nh; i++) {
             int on = 0;
