@@ -4,7 +4,9 @@
 // visible move controls are counted (those in #actions and #choose; "All legal moves" stays
 // closed): above 12 is a FAIL. It picks a claim, a pile take, a meld, an addition or a knock
 // whenever the page can offer one (gin: the discard that leaves least deadwood), so the
-// selection paths are all walked. Every /state and /act body and the page are appended to
+// selection paths are all walked; its first draws are the key d. It checks the moves are in
+// words with the seat numbers, the human's clock at every decision, in german every claim
+// window named (card, discarder) and the auto-pass switch, in gin the showdown itemised. Every /state and /act body and the page are appended to
 // RESPONSES for scan.py; screenshots at 1366x900 and 390x844 go to SHOTS/PREFIX-*.png.
 import fs from 'fs';
 import path from 'path';
@@ -44,7 +46,7 @@ const visibleControls = () => page.evaluate(() => [...document.querySelectorAll(
 
 await page.goto(url);
 const limit = +(process.env.OKR_SELECT_S || 150) * 1000, t0 = Date.now();
-let clocks = 0, autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
+let drawKeys = 0, clocks = 0, autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
 for (;;) {
   if (Date.now() - t0 > limit) { check(`the game ended within ${limit / 1000} s`, false); break; }
   const s = await page.evaluate(() => st && { over: st.over, d: st.decision, v: st.view, gin: st.gin }).catch(() => null);
@@ -79,6 +81,14 @@ for (;;) {
     for (const a of L.filter((x) => x.type === 'discard')) { const rest = s.v.hand.slice(); rest.splice(rest.indexOf(a.card), 1); const dw = deadwood(rest); if (dw < least) { least = dw; target = a; } }
   }
   if (!target) { const nd = L.filter((a) => a.type !== 'pass' || L.length === 1); target = (random() < 0.85 && nd.length ? nd : L)[Math.floor(random() * (random() < 0.85 && nd.length ? nd : L).length)]; }
+  // the first few draws by the keyboard shortcut d instead of a click
+  if (target.type === 'draw' && drawKeys < 3) {
+    await page.keyboard.press('d');
+    const moved = await page.waitForFunction((id) => !st.decision || st.decision.id !== id, s.d.id, { timeout: 5000 }).then(() => true).catch(() => false);
+    if (moved) { drawKeys++; kinds.draw = (kinds.draw || 0) + 1; continue; }
+    check('the key d draws', false);
+    break;
+  }
   // select its cards by clicking them in the hand
   for (const c of target.uses) {
     const b = page.locator(`#hand button.card[data-card="${c}"]:not(.sel)`).first();
@@ -117,6 +127,7 @@ await page.setViewportSize({ width: 390, height: 844 });
 await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
 check(`${rules}: the game is played to its end by clicks at ${decisions} decisions (${JSON.stringify(kinds)}, ${meanings} meanings asked): "${end.result}"`, decisions > 0 && /over/i.test(end.result));
 check(`the human's clock is shown at every decision (${clocks} of ${decisions})`, clocks === decisions);
+check(`the key d drew ${drawKeys} times`, drawKeys > 0);
 check(`at most 12 visible move controls at every decision and selection (most ${most})`, over12 === 0 && most > 0);
 if (rules !== 'gin') check('a meld was made by selecting its cards', (kinds.meld || 0) + (kinds.take || 0) + (kinds.claim || 0) > 0);
 if (rules === 'german') {

@@ -2,9 +2,10 @@
 # tty-gin.sh BUILD_DIR HELPERS_DIR - `arena play --tty` of gin against greedy_bot in tmux, played
 # by selecting cards by position ("sel N") and then the one move the list offers for them: the
 # hand shows its live deadwood, best melds, knock limit (RULES G2) and target; the upcard round
-# says what take and pass mean (G3); the moves are in words; the table is drawn once per
-# decision, not twice per move; greedy_bot knocks and the showdown is shown in full: its melds
-# and deadwood, the lay-offs, the defender's deadwood, and how the score is made (G5-G7).
+# says what take and pass mean (G3); 'sort rank' and 'sort suit' reorder the hand; the moves
+# are in words; the table is drawn once per decision, not twice per move; greedy_bot knocks and
+# the showdown is shown in full: its melds and deadwood, the lay-offs, the defender's deadwood,
+# and how the score is made (G5-G7).
 source "$(dirname "$0")/../match/lib.bash" "$@"
 source "$(dirname "$0")/tmux.bash"
 tmux_start okg \
@@ -12,6 +13,12 @@ tmux_start okg \
 check "the hand shows its deadwood, best melds, knock limit and target" \
     wait_for 'deadwood [0-9]+ in your 10 cards, best melds:.*knock limit [0-9]+ .*game to [0-9]+' 10
 check "the upcard round says what take and pass mean (RULES G3)" wait_for 'upcard round \(RULES G3\): take' 5
+keys "sort rank" Enter
+check "sort rank shows the hand by rank" wait_for 'your hand \(by rank\): 1:' 5
+before=$(screen | grep -c 'your hand (by suit)')
+keys "sort suit" Enter
+for i in $(seq 50); do [ "$(screen | grep -c 'your hand (by suit)')" -gt "$before" ] && break; sleep 0.1; done
+check "sort suit shows it by suit again" test "$(screen | grep -c 'your hand (by suit)')" -gt "$before"
 prompts=0
 for i in $(seq 300); do
     screen | grep -q 'ARENA-EXIT' && break
