@@ -1,7 +1,8 @@
 // browser.mjs URL RESPONSES SHOTS PREFIX MODE - a scripted human plays `arena play --browser` in
-// headless chromium: every answer by a click on the page (a card in the hand to discard it, or a
-// move's button), until the game is over. At its first decision it types a move in the notation
-// that is not legal then ("discard qs"): the page must show the engine's refusal with its rule
+// headless chromium: every answer by clicks on the page (the move's cards selected in the hand,
+// then the control the page offers for them, and its meaning when asked), until the game is
+// over. At its first decision it types a move in the notation that is not legal then
+// ("discard qs"): the page must show the engine's refusal with its rule
 // number ("refused (RULES G3): ...") and nothing may change. MODE gin: cards discarded to least
 // deadwood, a knock with its arrangement when offered (one must happen); MODE showdown: random
 // discards against a bot that knocks, whose showdown must be drawn; MODE laws: a pile take, a meld with a
