@@ -124,6 +124,7 @@ ar_cli_human *ar_cli_human_new(int tty, int port, int seat_no, uint32_t human_ms
     }
     h->seat = ap_seat_new("you");
     h->clocks = (ar_clocks){startup_ms, human_ms, 0, human_ms};
+    ap_seat_set_limit(h->seat, human_ms); /* the Decision carries the bots' clocks */
     ap_seat_on_connect(h->seat, on_connect, &h->f);
     return h;
 }

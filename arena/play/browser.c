@@ -193,6 +193,58 @@ static void act(struct evhttp_request *req, void *ud)
         aw_reply_json(req, 200, json_pack("{s:b}", "ok", 1));
 }
 
+/* POST /check {"id": "<decision id>", "move": "<a move in the notation>"}: what /act would
+ * do with that move, changing nothing: 200 {"ok": true, "index": N} for a legal move, 200
+ * {"ok": false, "error", "rule", "reason"} for one the engine refuses (so that the page refuses
+ * a typed move before sending it, without a failed request in the browser's console); 409 when
+ * the id is not the waiting decision's; 400 for anything else. */
+static void check(struct evhttp_request *req, void *ud)
+{
+    ap_browser *b = ud;
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+        aw_reply_error(req, 405, "POST only");
+        return;
+    }
+    char err[200];
+    json_t *o = aw_request_json(req, err, sizeof err);
+    if (!o) {
+        aw_reply_error(req, 400, err);
+        return;
+    }
+    uint64_t id;
+    json_t *mv = json_object_get(o, "move");
+    if (body_id(o, &id) < 0 || !json_is_string(mv)) {
+        json_decref(o);
+        aw_reply_error(
+            req, 400,
+            "expected {\"id\": \"<decision id>\", \"move\": \"<a move in the notation>\"}");
+        return;
+    }
+    const Okrpb__Decision *d = ap_seat_decision(b->seat);
+    if (ap_seat_over(b->seat) || !d || d->id != id) {
+        json_decref(o);
+        reply_stale(req, b->seat);
+        return;
+    }
+    long k;
+    okr_refusal why;
+    int rc = ap_seat_move(b->seat, json_string_value(mv), &k, &why);
+    json_decref(o);
+    if (rc == AP_OK) {
+        aw_reply_json(req, 200, json_pack("{s:b,s:I}", "ok", 1, "index", (json_int_t)k));
+        return;
+    }
+    char msg[400], rule[sizeof why.rule], reason[sizeof why.reason];
+    ap_refusal_text(&why, msg, sizeof msg - 32);
+    size_t n = strlen(msg);
+    snprintf(msg + n, sizeof msg - n, "%s", "; nothing was changed");
+    ar_sanitize(why.rule, strnlen(why.rule, sizeof why.rule), rule, sizeof rule);
+    ar_sanitize(why.reason, strnlen(why.reason, sizeof why.reason), reason, sizeof reason);
+    aw_reply_json(
+        req, 200,
+        json_pack("{s:b,s:s,s:s,s:s}", "ok", 0, "error", msg, "rule", rule, "reason", reason));
+}
+
 /* A POST whose body is {"id": "<decision id>"}: the id, or -1 after answering the error */
 static int post_id(struct evhttp_request *req, uint64_t *id)
 {
@@ -304,6 +356,7 @@ static ap_browser *browser_new(struct event_base *base, ap_seat *seat, int port,
     aw_server_route(b->srv, "/", page, b);
     aw_server_route(b->srv, "/state", state, b);
     aw_server_route(b->srv, "/act", act, b);
+    aw_server_route(b->srv, "/check", check, b);
     aw_server_route(b->srv, "/quit", quit, b);
     aw_server_route(b->srv, "/undo", undo, b);
     aw_server_route(b->srv, "/hint", hint, b);

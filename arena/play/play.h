@@ -19,8 +19,10 @@ typedef struct ap_browser ap_browser;
  * {"id": ..., "move": "<the move in the notation>"} (200; 409 for a Decision that is not the
  * waiting one or when none waits; 403 for an optional "seat" that is not this one; 422
  * {"error", "rule", "reason"} for a move the engine refuses, with its RULES number; 400 for
- * anything else; a refusal changes nothing), POST /quit (leave the game). NULL with a message
- * in err. */
+ * anything else; a refusal changes nothing), POST /check {"id", "move"} (what /act would do with
+ * the move, changing nothing: 200 {"ok": true, "index"} or {"ok": false, "error", "rule",
+ * "reason"}; the page asks it before sending a typed move), POST /quit (leave the game). NULL with
+ * a message in err. */
 ap_browser *ap_browser_new(struct event_base *base, ap_seat *seat, int port, char *err, size_t cap);
 /* The same on a socket from aw_listen (web.h), made before the sandbox moved the arena into
  * its empty network namespace. */

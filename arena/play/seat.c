@@ -43,6 +43,9 @@ struct ap_seat {
     json_t *game_end; /* the last GameEnd, or NULL */
     json_t *refused;  /* the last Refused, or NULL */
     uint64_t version;
+    int ends;          /* hand and game ends received: the terminal draws the table at each */
+    double got_ms;     /* when the waiting Decision came (ar_now_ms): the human's clock runs */
+    uint32_t limit_ms; /* the human's time per move (ap_seat_set_limit), 0: the Decision's */
     int over;
     char gone[160]; /* why the human went away without leaving (ap_seat_gone), "" if not */
     ap_seat_cb cb;
@@ -198,6 +201,261 @@ static json_t *hand_scoring(const ap_seat *s, const Okrpb__HandEnd *h)
     return o;
 }
 
+/* ---- Moves in words ------------------------------------------------------------------------- */
+
+/* A card for a person: rank and suit symbol ("10♥", "Q♣", "Joker"); "a card" for one this
+ * seat may not know. */
+static const char *card_words(uint32_t k, char *buf, size_t cap)
+{
+    static const char *const SUIT[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+    static const char *const RANK[] = {"A", "2", "3",  "4", "5", "6", "7",
+                                       "8", "9", "10", "J", "Q", "K"};
+    if (k == OKR_JOKER)
+        snprintf(buf, cap, "Joker");
+    else if (k < OKR_JOKER)
+        snprintf(buf, cap, "%s%s", RANK[k % 13], SUIT[k / 13]);
+    else
+        snprintf(buf, cap, "a card");
+    return buf;
+}
+
+/* "2♥ as Q♣, K♣, A♣": a meld's cards, a wild one with what it stands for */
+static void meld_words(const uint32_t *c, size_t n, const uint32_t *as, size_t nas, char *out,
+                       size_t cap)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < n && at + 1 < cap; i++) {
+        char a[16], b[16];
+        card_words(c[i], a, sizeof a);
+        if (i < nas && as[i] != c[i] && as[i] < OKR_JOKER)
+            at += (size_t)snprintf(out + at, cap - at, "%s%s as %s", i ? ", " : "", a,
+                                   card_words(as[i], b, sizeof b));
+        else
+            at += (size_t)snprintf(out + at, cap - at, "%s%s", i ? ", " : "", a);
+    }
+}
+
+/* Who: "greedy_bot#2 (seat 2)", "you (seat 0)" */
+static void who_words(const ap_seat *s, int seat, char *out, size_t cap)
+{
+    if (seat == s->seat)
+        snprintf(out, cap, "you (seat %d)", seat);
+    else if (seat >= 0 && seat < s->nnames)
+        snprintf(out, cap, "%s (seat %d)", s->names[seat], seat);
+    else
+        snprintf(out, cap, "seat %d", seat);
+}
+
+/* An event in words, from what the event says; a new meld's cards are not in it (the next
+ * view shows them: events_fill). Everything here is public but the card the seat drew. */
+static void event_words(const ap_seat *s, const Okrpb__Event *e, char *out, size_t cap)
+{
+    char who[96], c[16];
+    int you = (int)e->seat == s->seat;
+    who_words(s, (int)e->seat, who, sizeof who);
+    card_words(e->card, c, sizeof c);
+    const char *es = you ? "" : "s";
+    switch (e->type) {
+    case OKRPB__ACTION_TYPE__DRAW:
+        if (e->card < OKR_KINDS)
+            snprintf(out, cap, "%s draw%s %s from the stock", who, es, c);
+        else
+            snprintf(out, cap, "%s draw%s a card from the stock", who, es);
+        break;
+    case OKRPB__ACTION_TYPE__TAKE:
+    case OKRPB__ACTION_TYPE__CLAIM: {
+        const char *verb = e->type == OKRPB__ACTION_TYPE__TAKE ? "take" : "claim";
+        char pile[64] = "the pile (its one card)";
+        if (e->taken > 0)
+            snprintf(pile, sizeof pile, "the pile (its top card and %u more)", e->taken);
+        if (e->how == OKRPB__HOW__NEW)
+            snprintf(out, cap, "%s %s%s %s and meld%s %s in meld %u", who, verb, es, pile, es, c,
+                     e->meld);
+        else if (e->how == OKRPB__HOW__ONTO)
+            snprintf(out, cap, "%s %s%s %s, adding %s to meld %u", who, verb, es, pile, c, e->meld);
+        else if (e->how == OKRPB__HOW__JOKER)
+            snprintf(out, cap, "%s %s%s %s, putting %s in place of the Joker of meld %u", who, verb,
+                     es, pile, c, e->meld);
+        else
+            snprintf(out, cap, "%s %s%s %s", who, verb, es, c);
+        break;
+    }
+    case OKRPB__ACTION_TYPE__MELD:
+        snprintf(out, cap, "%s meld%s meld %u", who, es, e->meld);
+        break;
+    case OKRPB__ACTION_TYPE__ADD:
+        snprintf(out, cap, "%s add%s %s to meld %u", who, es, c, e->meld);
+        break;
+    case OKRPB__ACTION_TYPE__REPLACE:
+        snprintf(out, cap, "%s replace%s the Joker of meld %u with %s", who, es, e->meld, c);
+        break;
+    case OKRPB__ACTION_TYPE__DISCARD:
+        snprintf(out, cap, "%s discard%s %s", who, es, c);
+        break;
+    case OKRPB__ACTION_TYPE__KNOCK:
+        snprintf(out, cap, "%s knock%s, discarding %s", who, es, c);
+        break;
+    case OKRPB__ACTION_TYPE__PASS:
+        snprintf(out, cap, "%s pass%s", who, you ? "" : "es");
+        break;
+    default:
+        snprintf(out, cap, "%s: ?", who);
+        break;
+    }
+}
+
+/* A new meld's cards once a view shows the table: the events of this hand that made meld M
+ * ("pmeld") get its cards as the view shows them, less the cards added to M by later events. */
+static void events_fill(ap_seat *s, const Okrpb__View *v)
+{
+    size_t n = json_array_size(s->events);
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(s->events, i);
+        json_t *pm = json_object_get(e, "pmeld");
+        if (!pm)
+            continue;
+        size_t m = (size_t)json_integer_value(pm);
+        if (json_integer_value(json_object_get(e, "hand")) != (json_int_t)v->hand_no ||
+            m >= v->n_melds) {
+            json_object_del(e, "pmeld");
+            continue;
+        }
+        const Okrpb__Meld *md = v->melds[m];
+        uint32_t c[OKR_MAX_CARDS], as[OKR_MAX_CARDS];
+        size_t k = 0;
+        for (size_t j = 0; j < md->n_cards && k < OKR_MAX_CARDS; j++, k++) {
+            c[k] = md->cards[j];
+            as[k] = j < md->n_as ? md->as[j] : md->cards[j];
+        }
+        for (size_t l = i + 1; l < n; l++) { /* cards added to it since */
+            json_t *x = json_array_get(s->events, l);
+            json_int_t card = json_integer_value(json_object_get(x, "card"));
+            if (json_integer_value(json_object_get(x, "meld")) != (json_int_t)m ||
+                !json_is_true(json_object_get(x, "adds")))
+                continue;
+            for (size_t j = 0; j < k; j++)
+                if (c[j] == (uint32_t)card) {
+                    memmove(c + j, c + j + 1, (k - j - 1) * sizeof *c);
+                    memmove(as + j, as + j + 1, (k - j - 1) * sizeof *as);
+                    k--;
+                    break;
+                }
+        }
+        char cw[400], who[96], out[600];
+        meld_words(c, k, as, k, cw, sizeof cw);
+        int seat = (int)json_integer_value(json_object_get(e, "seat"));
+        who_words(s, seat, who, sizeof who);
+        const char *type = json_string_value(json_object_get(e, "type"));
+        const char *es = seat == s->seat ? "" : "s";
+        json_int_t taken = json_integer_value(json_object_get(e, "taken"));
+        char pile[64] = "the pile (its one card)";
+        if (taken > 0)
+            snprintf(pile, sizeof pile, "the pile (its top card and %lld more)", (long long)taken);
+        if (type && strcmp(type, "meld") == 0)
+            snprintf(out, sizeof out, "%s meld%s %s as meld %zu", who, es, cw, m);
+        else
+            snprintf(out, sizeof out, "%s %s%s %s and meld%s %s as meld %zu", who,
+                     type ? type : "take", es, pile, es, cw, m);
+        json_object_set_new(e, "words", json_string(out));
+        json_object_del(e, "pmeld");
+    }
+}
+
+/* Names as the page shows them: one entrant in several seats is "greedy_bot", "greedy_bot#2",
+ * ... (the second seat it fills is #2) */
+static void unique_names(ap_seat *s)
+{
+    for (int i = 1; i < s->nnames; i++) {
+        int same = 1;
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->names[j], s->names[i]) == 0 ||
+                (strncmp(s->names[j], s->names[i], strlen(s->names[i])) == 0 &&
+                 s->names[j][strlen(s->names[i])] == '#'))
+                same++;
+        if (same > 1) {
+            char b[80];
+            snprintf(b, sizeof b, "%s#%d", s->names[i], same);
+            free(s->names[i]);
+            s->names[i] = ar_xstrdup(b);
+        }
+    }
+}
+
+/* A gin hand's end, itemised for a person (RULES G5-G7): the knocker's melds (numbered from 1,
+ * as the hand's table on the page numbers them) and deadwood,
+ * the defender's lay-offs and deadwood, and how the score is made of them (the gin bonus, the
+ * undercut bonus, the difference). Only what HandEnd shows every seat. */
+static json_t *gin_showdown(const ap_seat *s, const Okrpb__HandEnd *h)
+{
+    json_t *out = json_array();
+    char line[1200], who[96], cw[600];
+    int k = (int)h->knocker, dfd = k == 0 ? 1 : 0;
+    if (strcmp(s->rules, "gin") != 0)
+        return out;
+    if (k < 0 || k > 1 || h->n_deadwood < 2) {
+        json_array_append_new(out, json_string(h->ended == OKR_END_DRAWN
+                                                   ? "a drawn hand: nobody knocked before the "
+                                                     "stock ran down to two cards; nobody scores "
+                                                     "(RULES G6)"
+                                                   : "nobody knocked: nobody scores"));
+        return out;
+    }
+    int dk = h->deadwood[k], dd = h->deadwood[dfd];
+    who_words(s, k, who, sizeof who);
+    size_t at =
+        (size_t)snprintf(line, sizeof line, "%s knock%s with ", who, k == s->seat ? "" : "s");
+    for (size_t i = 0; i < h->n_knock_melds && at + 4 < sizeof line; i++) {
+        meld_words(h->knock_melds[i]->cards, h->knock_melds[i]->n_cards, NULL, 0, cw, sizeof cw);
+        at += (size_t)snprintf(line + at, sizeof line - at, "%smeld %zu: %s", i ? "; " : "", i + 1,
+                               cw);
+    }
+    meld_words(h->knock_deadwood, h->n_knock_deadwood, NULL, 0, cw, sizeof cw);
+    if (at + 4 < sizeof line)
+        snprintf(line + at, sizeof line - at, "%sdeadwood %s%s(%d)", h->n_knock_melds ? "; " : "",
+                 cw, cw[0] ? " " : "", dk);
+    json_array_append_new(out, json_string(line));
+    who_words(s, dfd, who, sizeof who);
+    if (h->n_layoffs) {
+        at = (size_t)snprintf(line, sizeof line, "%s lay%s off ", who, dfd == s->seat ? "" : "s");
+        for (size_t i = 0; i < h->n_layoffs && at + 4 < sizeof line; i++) {
+            char c[16];
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s onto meld %u", i ? ", " : "",
+                                   card_words(h->layoffs[i]->card, c, sizeof c),
+                                   h->layoffs[i]->meld + 1);
+        }
+        json_array_append_new(out, json_string(line));
+    } else if (h->ended != OKR_END_GIN)
+        json_array_append_new(
+            out, json_pack("s+", who, dfd == s->seat ? " lay off nothing" : " lays off nothing"));
+    if (dfd == s->seat)
+        snprintf(line, sizeof line, "your deadwood after melds and lay-offs: %d", dd);
+    else
+        snprintf(line, sizeof line, "%s's deadwood after melds and lay-offs: %d",
+                 dfd < s->nnames ? s->names[dfd] : "the defender", dd);
+    json_array_append_new(out, json_string(line));
+    int gb = s->have_rules ? s->okrules.gin_bonus : 25,
+        ub = s->have_rules ? s->okrules.undercut_bonus : 10;
+    char kw[96];
+    who_words(s, k, kw, sizeof kw);
+    if (h->ended == OKR_END_GIN)
+        snprintf(line, sizeof line,
+                 "gin (no deadwood): %s score%s the gin bonus %d + the defender's deadwood %d = "
+                 "%d (RULES G7)",
+                 kw, k == s->seat ? "" : "s", gb, dd, gb + dd);
+    else if (h->ended == OKR_END_UNDERCUT)
+        snprintf(line, sizeof line,
+                 "undercut (the knocker's deadwood %d is not lower than %d): %s score%s the "
+                 "undercut bonus %d + the difference %d = %d (RULES G7)",
+                 dk, dd, who, dfd == s->seat ? "" : "s", ub, dk - dd, ub + dk - dd);
+    else
+        snprintf(line, sizeof line,
+                 "knock: %s score%s the difference of the deadwood, %d - %d = %d (RULES G7)", kw,
+                 k == s->seat ? "" : "s", dd, dk, dd - dk);
+    json_array_append_new(out, json_string(line));
+    return out;
+}
+
 static void handle(ap_seat *s, Okrpb__ToBot *m)
 {
     hint_feed(s, m);
@@ -242,6 +500,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
             ar_sanitize(g->names[i], strlen(g->names[i]), clean, sizeof clean);
             s->names[i] = ar_xstrdup(clean);
         }
+        unique_names(s);
         json_array_clear(s->events);
         s->told = 0;
         json_decref(s->hand_end);
@@ -260,8 +519,11 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
         if (s->last_view)
             okrpb__to_bot__free_unpacked(s->last_view, NULL);
         s->decision_msg = s->last_view = m;
-        if (m->decision->view)
+        s->got_ms = ar_now_ms();
+        if (m->decision->view) {
             s->hand = (int)m->decision->view->hand_no;
+            events_fill(s, m->decision->view);
+        }
         json_decref(s->refused);
         s->refused = NULL;
         return; /* kept */
@@ -274,9 +536,25 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
             ar_sanitize(t, strlen(t), clean, sizeof clean);
             if (json_array_size(s->events) >= MAX_EVENTS)
                 json_array_remove(s->events, 0);
-            json_array_append_new(s->events, json_pack("{s:i,s:i,s:s,s:s}", "hand", s->hand, "seat",
-                                                       (int)e->seat, "type", type_name(e->type),
-                                                       "text", clean));
+            char words[400];
+            event_words(s, e, words, sizeof words);
+            json_t *x = json_pack("{s:i,s:i,s:s,s:s,s:s,s:i,s:i,s:i}", "hand", s->hand, "seat",
+                                  (int)e->seat, "type", type_name(e->type), "text", clean, "words",
+                                  words, "card", e->card < OKR_KINDS ? (int)e->card : -1, "meld",
+                                  e->meld < 255 ? (int)e->meld : -1, "taken", (int)e->taken);
+            int made =
+                e->type == OKRPB__ACTION_TYPE__MELD ||
+                ((e->type == OKRPB__ACTION_TYPE__TAKE || e->type == OKRPB__ACTION_TYPE__CLAIM) &&
+                 e->how == OKRPB__HOW__NEW);
+            int adds =
+                e->type == OKRPB__ACTION_TYPE__ADD ||
+                ((e->type == OKRPB__ACTION_TYPE__TAKE || e->type == OKRPB__ACTION_TYPE__CLAIM) &&
+                 e->how == OKRPB__HOW__ONTO);
+            if (made && e->meld < 255)
+                json_object_set_new(x, "pmeld", json_integer(e->meld));
+            if (adds)
+                json_object_set_new(x, "adds", json_true());
+            json_array_append_new(s->events, x);
         }
         break;
     case OKRPB__TO_BOT__MSG_HAND_END: {
@@ -297,6 +575,8 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
                       (int)h->ended, "winner", (int)h->winner, "score", ints(h->score, h->n_score),
                       "total", ints(h->total, h->n_total), "hands", hands);
         json_object_set_new(s->hand_end, "scoring", hand_scoring(s, h));
+        json_object_set_new(s->hand_end, "showdown", gin_showdown(s, h));
+        s->ends++;
         break;
     }
     case OKRPB__TO_BOT__MSG_GAME_END: {
@@ -315,6 +595,7 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
                       ints(g->score, g->n_score), "concealed", ints(g->concealed, g->n_concealed),
                       "winner_bonus", ints(g->winner_bonus, g->n_winner_bonus), "settlement",
                       ints(g->settlement, g->n_settlement));
+        s->ends++;
         if (s->decision_msg)
             s->decision_msg = NULL; /* the game ended under it */
         break;
@@ -886,6 +1167,119 @@ static json_t *view_json(const Okrpb__View *v)
                      ints(v->scores, v->n_scores), "hand_no", (int)v->hand_no);
 }
 
+/* The hand cards a legal action uses (the page and the terminal select them before the
+ * action is offered): a meld's, an addition's, a discard's; a pile or claim meld's less the
+ * top card; the natural card a Joker replacement puts on the table. Into out (kinds), the
+ * count returned. And a key shared by the actions that differ only in what a wild card
+ * stands for or a knock's arrangement: type, how, meld, the cards used. */
+static size_t action_uses(const Okrpb__Action *a, const Okrpb__View *v, uint32_t *out, size_t cap,
+                          char *key, size_t kcap)
+{
+    size_t n = 0;
+    int meld = -1;
+    switch (a->type) {
+    case OKRPB__ACTION_TYPE__MELD:
+    case OKRPB__ACTION_TYPE__TAKE:
+    case OKRPB__ACTION_TYPE__CLAIM:
+        if (a->type != OKRPB__ACTION_TYPE__MELD && a->how != OKRPB__HOW__NEW) {
+            if (a->how == OKRPB__HOW__ONTO || a->how == OKRPB__HOW__JOKER)
+                meld = (int)a->meld;
+            break;
+        }
+        if (a->spec) {
+            uint32_t top = 255;
+            if (a->type != OKRPB__ACTION_TYPE__MELD && v) {
+                if ((v->phase == OKRPB__PHASE__UPCARD || v->phase == OKRPB__PHASE__GIN_UPCARD) &&
+                    v->upcard <= 52)
+                    top = v->upcard;
+                else if (v->n_pile)
+                    top = v->pile[v->n_pile - 1];
+            }
+            for (size_t i = 0; i < a->spec->n_cards && n < cap; i++) {
+                if (a->spec->cards[i] == top) {
+                    top = 255; /* one instance: the top card */
+                    continue;
+                }
+                out[n++] = a->spec->cards[i];
+            }
+        }
+        break;
+    case OKRPB__ACTION_TYPE__ADD:
+        meld = (int)a->meld;
+        /* fall through */
+    case OKRPB__ACTION_TYPE__DISCARD:
+    case OKRPB__ACTION_TYPE__KNOCK:
+        if (cap)
+            out[n++] = a->card;
+        break;
+    case OKRPB__ACTION_TYPE__REPLACE:
+        meld = (int)a->meld;
+        if (v && a->meld < v->n_melds && cap) {
+            const Okrpb__Meld *m = v->melds[a->meld];
+            for (size_t i = 0; i < m->n_cards && i < m->n_as; i++)
+                if (m->cards[i] == OKR_JOKER && m->as[i] < OKR_JOKER) {
+                    out[n++] = m->as[i];
+                    break;
+                }
+        }
+        break;
+    default:
+        break;
+    }
+    /* sorted, so that the key does not depend on the order the notation lists them in */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint32_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    size_t at = (size_t)snprintf(key, kcap, "%s/%d/%d", type_name(a->type), (int)a->how, meld);
+    for (size_t i = 0; i < n && at + 4 < kcap; i++) {
+        char c[3];
+        at += (size_t)snprintf(key + at, kcap - at, " %s",
+                               out[i] <= 52 ? okr_card_str((int)out[i], c) : "??");
+    }
+    return n;
+}
+
+/* Gin help for the human's hand (RULES G5, G2, G8): its least deadwood with one best
+ * arrangement, the knock limit, the target. From the seat's own view only. */
+static json_t *gin_help(const ap_seat *s, const Okrpb__View *v)
+{
+    if (strcmp(s->rules, "gin") != 0 || !s->have_rules || !v)
+        return json_null();
+    uint8_t hand[OKR_KINDS] = {0};
+    for (size_t i = 0; i < v->n_hand; i++)
+        if (v->hand[i] < OKR_KINDS)
+            hand[v->hand[i]]++;
+    okr_ginmeld melds[OKR_GIN_MELDS + 2];
+    int nm = 0;
+    int dw = okr_gin_best(&s->okrules, hand, melds, &nm);
+    json_t *ms = json_array();
+    for (int i = 0; i < nm && i < OKR_GIN_MELDS + 2; i++) {
+        json_t *m = json_array();
+        for (int k = 0; k < melds[i].n && k < 13; k++)
+            json_array_append_new(m, card(melds[i].card[k]));
+        json_array_append_new(ms, m);
+    }
+    int limit = (int)v->knock_limit;
+    return json_pack("{s:i,s:o,s:i,s:i,s:i}", "deadwood", dw, "melds", ms, "knock_limit", limit,
+                     "target", (int)s->okrules.target, "cards", (int)v->n_hand);
+}
+
+/* What is left of the human's time for decision d: its time and bank (at most the hard
+ * ceiling) less the time since it came */
+static long long human_left_ms(const ap_seat *s, const Okrpb__Decision *d)
+{
+    long long all = (long long)d->time_ms + d->bank_ms;
+    if (d->hard_ms && all > d->hard_ms)
+        all = d->hard_ms;
+    if (s->limit_ms)
+        all = s->limit_ms;
+    long long left = all - (long long)(ar_now_ms() - s->got_ms);
+    return left > 0 ? left : 0;
+}
+
 json_t *ap_seat_json(const ap_seat *s)
 {
     json_t *names = json_array();
@@ -900,6 +1294,8 @@ json_t *ap_seat_json(const ap_seat *s)
     json_object_set_new(o, "hints", json_boolean(s->undo != NULL && s->hmake != NULL));
     json_object_set_new(o, "hint", json_null());
     const Okrpb__Decision *d = ap_seat_decision(s);
+    const Okrpb__View *dv = s->last_view ? s->last_view->decision->view : NULL;
+    json_object_set_new(o, "gin", gin_help(s, dv));
     if (d) {
         json_t *legal = json_array();
         for (size_t i = 0; i < d->n_legal; i++) {
@@ -911,21 +1307,31 @@ json_t *ap_seat_json(const ap_seat *s)
                 json_pack("{s:i,s:s,s:s}", "i", (int)i, "type", type_name(a->type), "text", clean);
             if (a->type == OKRPB__ACTION_TYPE__DISCARD || a->type == OKRPB__ACTION_TYPE__KNOCK)
                 json_object_set_new(x, "card", card(a->card));
+            uint32_t uses[OKR_MAX_CARDS];
+            char key[600];
+            size_t nu = action_uses(a, dv, uses, OKR_MAX_CARDS, key, sizeof key);
+            json_object_set_new(x, "uses", cards(uses, nu));
+            json_object_set_new(x, "key", json_string(key));
             json_array_append_new(legal, x);
         }
         /* the id as a string: JavaScript numbers lose digits past 2^53 */
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
         json_object_set_new(o, "decision", json_pack("{s:s,s:o}", "id", id, "legal", legal));
+        /* the human's clock for this move, beside the decision (which stays as it came) */
+        json_object_set_new(o, "left_ms", json_integer((json_int_t)human_left_ms(s, d)));
         if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0)
             json_object_set(o, "hint", s->hint);
         else if (s->hask == d->id)
             json_object_set_new(o, "hint", json_pack("{s:s,s:b}", "id", id, "pending", 1));
     } else
         json_object_set_new(o, "decision", json_null());
-    if (s->last_view && s->last_view->decision->view)
+    if (s->last_view && s->last_view->decision->view) {
         json_object_set_new(o, "view", view_json(s->last_view->decision->view));
-    else
+        /* who put the top card on the pile: a claim window names them (RULES 6.G) */
+        json_object_set_new(json_object_get(o, "view"), "discarder",
+                            json_integer((json_int_t)s->last_view->decision->view->discarder));
+    } else
         json_object_set_new(o, "view", json_null());
     json_object_set(o, "hand_end", s->hand_end ? s->hand_end : json_null());
     json_object_set(o, "game_end", s->game_end ? s->game_end : json_null());
@@ -984,8 +1390,74 @@ static const char *seat_name(const ap_seat *s, int i, char *buf, size_t cap)
     return buf;
 }
 
-char *ap_seat_text(const ap_seat *s, int colour)
+void ap_seat_set_limit(ap_seat *s, uint32_t ms)
 {
+    s->limit_ms = ms;
+}
+
+int ap_seat_hand_size(const ap_seat *s)
+{
+    const Okrpb__View *v = s->last_view ? s->last_view->decision->view : NULL;
+    return v ? (int)v->n_hand : 0;
+}
+
+int ap_seat_ends(const ap_seat *s)
+{
+    return s->ends;
+}
+
+/* The hand as shown: positions into v->hand, by suit (the view's order) or by rank */
+static void hand_order(const Okrpb__View *v, size_t n, int by_rank, size_t *ord)
+{
+    for (size_t i = 0; i < n; i++)
+        ord[i] = i;
+    if (!by_rank)
+        return;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            uint32_t a = v->hand[ord[j - 1]], b = v->hand[ord[j]];
+            uint32_t ka = a >= OKR_JOKER ? 999 : (a % 13) * 4 + a / 13,
+                     kb = b >= OKR_JOKER ? 999 : (b % 13) * 4 + b / 13;
+            if (ka <= kb)
+                break;
+            size_t t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+}
+
+/* small within big, both sorted */
+static int sub_sorted(const uint32_t *small, size_t ns, const uint32_t *big, size_t nb)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < ns; i++) {
+        while (j < nb && big[j] < small[i])
+            j++;
+        if (j == nb || big[j] != small[i])
+            return 0;
+        j++;
+    }
+    return 1;
+}
+
+static void put_move(sbuf *b, const Okrpb__Decision *d, size_t i, int *first, int *col)
+{
+    if (*first)
+        put(b, "  %-8s", type_name(d->legal[i]->type));
+    else if (*col >= 4) {
+        put(b, "\n  %-8s", "");
+        *col = 0;
+    }
+    put(b, " %3zu) %-18s", i + 1, d->legal[i]->text ? d->legal[i]->text : "?");
+    *first = 0;
+    (*col)++;
+}
+
+char *ap_seat_text(const ap_seat *s, int colour, const ap_select *sel)
+{
+    uint32_t selc[AP_MAX_SEL];
+    size_t ns = 0;
+    size_t ord[OKR_MAX_CARDS];
     sbuf b = {ar_xmalloc(256), 0, 256};
     b.p[0] = 0;
     const char *bold = colour ? "\033[1m" : "", *off = colour ? "\033[0m" : "";
@@ -1017,21 +1489,65 @@ char *ap_seat_text(const ap_seat *s, int colour)
             put_cards(&b, v->melds[i]->cards, v->melds[i]->n_cards, colour);
             put(&b, "\n");
         }
-        put(&b, "%syour hand:%s", bold, off);
-        put_cards(&b, v->hand, v->n_hand, colour);
+        /* the hand with each card's position (sel 1 4 5 selects), the selected in [ ] */
+        size_t nh = v->n_hand < OKR_MAX_CARDS ? v->n_hand : OKR_MAX_CARDS;
+        hand_order(v, nh, sel && sel->by_rank, ord);
+        put(&b, "%syour hand%s (by %s):", bold, off, sel && sel->by_rank ? "rank" : "suit");
+        for (size_t i = 0; i < nh; i++) {
+            int on = 0;
+            for (size_t k = 0; sel && k < sel->n; k++)
+                on |= sel->pos[k] == (int)i;
+            if (on && ns < AP_MAX_SEL)
+                selc[ns++] = v->hand[ord[i]];
+            put(&b, " %s%zu:", on ? "[" : "", i + 1);
+            sbuf one = {ar_xmalloc(32), 0, 32};
+            put_cards(&one, &v->hand[ord[i]], 1, colour);
+            put(&b, "%s%s", one.p + 1, on ? "]" : "");
+            free(one.p);
+        }
         put(&b, "\n");
+        for (size_t i = 1; i < ns; i++)
+            for (size_t j = i; j > 0 && selc[j - 1] > selc[j]; j--) {
+                uint32_t t = selc[j];
+                selc[j] = selc[j - 1];
+                selc[j - 1] = t;
+            }
+        /* gin: the hand's least deadwood and best melds, the knock limit, the target */
+        json_t *g = gin_help(s, v);
+        if (json_is_object(g)) {
+            put(&b, "deadwood %lld in your %zu cards, best melds:",
+                (long long)json_integer_value(json_object_get(g, "deadwood")), nh);
+            json_t *ms = json_object_get(g, "melds");
+            for (size_t i = 0; i < json_array_size(ms); i++) {
+                json_t *m = json_array_get(ms, i);
+                put(&b, "%s", i ? " |" : "");
+                for (size_t k = 0; k < json_array_size(m); k++)
+                    put(&b, " %s", json_string_value(json_array_get(m, k)));
+            }
+            if (!json_array_size(ms))
+                put(&b, " none");
+            long long lim = json_integer_value(json_object_get(g, "knock_limit"));
+            put(&b, "; knock limit %lld%s; game to %lld\n", lim,
+                lim ? " (the upcard's value, RULES G2)" : " (gin only)",
+                (long long)json_integer_value(json_object_get(g, "target")));
+            if (v->phase == OKRPB__PHASE__GIN_UPCARD && ap_seat_decision(s))
+                put(&b, "upcard round (RULES G3): take puts the upcard in your hand, then you "
+                        "discard; pass leaves it (if both pass, the non-dealer draws)\n");
+        }
+        json_decref(g);
     }
-    size_t ne = json_array_size(s->events), from = ne > 6 ? ne - 6 : 0;
+    size_t ne = json_array_size(s->events), from = ne > 8 ? ne - 8 : 0;
     if (ne)
-        put(&b, "last moves:");
+        put(&b, "last moves:\n");
     for (size_t i = from; i < ne; i++) {
         json_t *e = json_array_get(s->events, i);
-        put(&b, "%s %s: %s", i > from ? ";" : "",
-            seat_name(s, (int)json_integer_value(json_object_get(e, "seat")), nm, sizeof nm),
-            json_string_value(json_object_get(e, "text")));
+        json_int_t h = json_integer_value(json_object_get(e, "hand"));
+        if (i > from &&
+            h != json_integer_value(json_object_get(json_array_get(s->events, i - 1), "hand")))
+            put(&b, "  ---- hand %lld ----\n", (long long)h);
+        put(&b, "  %lld. %s\n", (long long)(s->told - (long long)ne + (long long)i + 1),
+            json_string_value(json_object_get(e, "words")));
     }
-    if (ne)
-        put(&b, "\n");
     if (s->refused)
         put(&b, "refused (RULES %s): %s\n", json_string_value(json_object_get(s->refused, "rule")),
             json_string_value(json_object_get(s->refused, "reason")));
@@ -1051,28 +1567,64 @@ char *ap_seat_text(const ap_seat *s, int colour)
                 (long long)json_integer_value(json_array_get(sc, i)));
         put(&b, "\n");
     }
+    /* a gin hand's showdown in full (RULES G5-G7), under the hand's or the game's result */
+    const Okrpb__View *cv = s->last_view ? s->last_view->decision->view : NULL;
+    json_t *sd =
+        s->hand_end && (!cv || json_integer_value(json_object_get(s->hand_end, "hand_no")) >=
+                                   (json_int_t)cv->hand_no)
+            ? json_object_get(s->hand_end, "showdown")
+            : NULL;
+    for (size_t i = 0; i < json_array_size(sd); i++)
+        put(&b, "  %s\n", json_string_value(json_array_get(sd, i)));
     const Okrpb__Decision *d = ap_seat_decision(s);
     if (d) {
-        put(&b, "%syour move%s (a number, or the move as text; help, quit):\n", bold, off);
-        /* grouped by kind, in the legal list's order within a kind */
+        const Okrpb__View *dv = s->last_view ? s->last_view->decision->view : NULL;
+        int all = sel && sel->all;
+        long long left = human_left_ms(s, d) / 1000;
+        put(&b,
+            "%syour move%s, %lld:%02lld left (sel 1 4 5 selects cards, then a number; or the "
+            "move as text; all, sort, help, quit):\n",
+            bold, off, left / 60, left % 60);
+        /* grouped by kind, in the legal list's order within a kind: every move with 'all',
+         * else those that use exactly the selected cards, AP_SHOWN at most */
+        size_t shown = 0, more = 0, need[16] = {0};
         for (unsigned t = 1; t < sizeof TYPES / sizeof TYPES[0]; t++) {
             int first = 1, col = 0;
             for (size_t i = 0; i < d->n_legal; i++) {
                 if (d->legal[i]->type != t)
                     continue;
-                if (first)
-                    put(&b, "  %-8s", TYPES[t]);
-                else if (col >= 4) {
-                    put(&b, "\n  %-8s", "");
-                    col = 0;
+                uint32_t uses[OKR_MAX_CARDS];
+                char key[600];
+                size_t nu = action_uses(d->legal[i], dv, uses, OKR_MAX_CARDS, key, sizeof key);
+                int exact = nu == ns && sub_sorted(selc, ns, uses, nu);
+                if (!all && !exact) {
+                    if (nu > ns && sub_sorted(selc, ns, uses, nu))
+                        need[t]++;
+                    continue;
                 }
-                put(&b, " %3zu) %-18s", i + 1, d->legal[i]->text ? d->legal[i]->text : "?");
-                first = 0;
-                col++;
+                if (!all && shown >= AP_SHOWN) {
+                    more++;
+                    continue;
+                }
+                put_move(&b, d, i, &first, &col);
+                shown++;
             }
             if (!first)
                 put(&b, "\n");
         }
+        if (more)
+            put(&b, "  (%zu more: select cards to narrow them, or type 'all')\n", more);
+        int any = 0;
+        for (unsigned t = 1; t < 16 && !all; t++)
+            if (need[t]) {
+                put(&b, "%s%zu %s",
+                    any ? ", "
+                        : (ns ? "  select more cards for: " : "  select cards (sel N ...) for: "),
+                    need[t], TYPES[t]);
+                any = 1;
+            }
+        if (any)
+            put(&b, "\n");
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)d->id);
         if (s->hint && strcmp(json_string_value(json_object_get(s->hint, "id")), id) == 0) {

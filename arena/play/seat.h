@@ -102,7 +102,26 @@ void ap_seat_detach(ap_seat *s);
  * hand and game ends, the last refusal. Built only from what the seat received. */
 json_t *ap_seat_json(const ap_seat *s);
 
-/* The text table for a terminal (colour: ANSI colours), into a malloc'd string. */
-char *ap_seat_text(const ap_seat *s, int colour);
+/* What a terminal's human selected: cards of the hand by their position in the hand as shown
+ * (sorted by suit, or by rank), and whether every legal move is listed or only those the
+ * selection makes legal (at most AP_SHOWN). */
+enum { AP_SHOWN = 12, AP_MAX_SEL = 32 };
+typedef struct ap_select {
+    int by_rank, all;
+    size_t n;
+    int pos[AP_MAX_SEL]; /* 0-based positions in the hand as shown */
+} ap_select;
+/* The human's time per move (--human-ms), which the page and the terminal count down; the
+ * Decision's own clock fields are the match's bot clocks. 0 (the default): those are shown. */
+void ap_seat_set_limit(ap_seat *s, uint32_t ms);
+/* Cards in the seat's hand now (0 before the first view). */
+int ap_seat_hand_size(const ap_seat *s);
+/* Hand and game ends received so far: a terminal draws the table at each. */
+int ap_seat_ends(const ap_seat *s);
+
+/* The text table for a terminal (colour: ANSI colours), into a malloc'd string: the hand with
+ * each card's position, the selection, the moves it makes legal (sel NULL: nothing selected),
+ * a gin hand's deadwood and a gin showdown in full. */
+char *ap_seat_text(const ap_seat *s, int colour, const ap_select *sel);
 
 #endif

@@ -17,7 +17,10 @@ struct ap_tty {
     struct event *ev;
     char line[1024];
     size_t len;
-    uint64_t drawn; /* seat version last drawn */
+    uint64_t drawn;   /* seat version last drawn */
+    int ends;         /* hand and game ends drawn */
+    uint64_t sel_for; /* the decision the selection was made in */
+    ap_select sel;
 };
 
 static void draw(ap_tty *t)
@@ -25,7 +28,18 @@ static void draw(ap_tty *t)
     if (ap_seat_version(t->seat) == t->drawn)
         return;
     t->drawn = ap_seat_version(t->seat);
-    char *s = ap_seat_text(t->seat, t->colour);
+    const Okrpb__Decision *d = ap_seat_decision(t->seat);
+    /* once per move: when a decision waits, a hand or the game ends, or the seat is over;
+     * not again when the human's own answer leaves the table as it was */
+    if (!d && !ap_seat_over(t->seat) && ap_seat_ends(t->seat) == t->ends)
+        return;
+    t->ends = ap_seat_ends(t->seat);
+    if (!d || d->id != t->sel_for) { /* a new decision starts with nothing selected */
+        t->sel.n = 0;
+        t->sel.all = 0;
+        t->sel_for = d ? d->id : 0;
+    }
+    char *s = ap_seat_text(t->seat, t->colour, &t->sel);
     fprintf(t->out, "\n%s", s);
     if (ap_seat_decision(t->seat))
         fputs("> ", t->out);
@@ -65,15 +79,61 @@ static void command(ap_tty *t, char *cmd)
         say(t, ap_seat_practice(t->seat)
                    ? "type the number of a move from the list, or the move itself in the notation "
                      "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
+                     "'sel 1 4 5' selects cards of your hand by position (again: unselects), and "
+                     "the list shows the moves that use them; 'clear'; 'all' lists every move; "
+                     "'sort rank', 'sort suit';\n"
                      "'table' draws the table again; 'undo' takes back your last move (practice); "
                      "'hint' asks the hint bot (--hint-bot) for its move; "
                      "'quit' leaves the game"
                    : "type the number of a move from the list, or the move itself in the notation "
                      "(docs/notation.md): draw, take, discard qs, meld 4h 5h 6h, knock ... ;\n"
+                     "'sel 1 4 5' selects cards of your hand by position (again: unselects), and "
+                     "the list shows the moves that use them; 'clear'; 'all' lists every move; "
+                     "'sort rank', 'sort suit';\n"
                      "'table' draws the table again; 'quit' leaves the game");
         return;
     }
+    if (strcmp(cmd, "sort rank") == 0 || strcmp(cmd, "sort suit") == 0 ||
+        strcmp(cmd, "sort") == 0 || strcmp(cmd, "all") == 0 || strcmp(cmd, "clear") == 0 ||
+        strncmp(cmd, "sel ", 4) == 0) {
+        if (strncmp(cmd, "sort", 4) == 0) {
+            /* the selection is of positions in the hand as shown: sorting clears it */
+            t->sel.by_rank = strcmp(cmd, "sort") == 0 ? !t->sel.by_rank : cmd[5] == 'r';
+            t->sel.n = 0;
+        } else if (strcmp(cmd, "all") == 0)
+            t->sel.all = !t->sel.all;
+        else if (strcmp(cmd, "clear") == 0)
+            t->sel.n = 0;
+        else {
+            int hand = ap_seat_hand_size(t->seat);
+            for (char *p = cmd + 4, *end; *p; p = end) {
+                while (*p == ' ')
+                    p++;
+                if (!*p)
+                    break;
+                long k = strtol(p, &end, 10);
+                if (end == p || k < 1 || k > hand) {
+                    char msg[120];
+                    snprintf(msg, sizeof msg, "sel: card positions 1 to %d, as the hand shows them",
+                             hand);
+                    say(t, msg);
+                    return;
+                }
+                size_t at = 0;
+                while (at < t->sel.n && t->sel.pos[at] != (int)k - 1)
+                    at++;
+                if (at < t->sel.n) /* selected again: unselected */
+                    t->sel.pos[at] = t->sel.pos[--t->sel.n];
+                else if (t->sel.n < AP_MAX_SEL)
+                    t->sel.pos[t->sel.n++] = (int)k - 1;
+            }
+        }
+        t->drawn = 0;
+        draw(t);
+        return;
+    }
     if (strcmp(cmd, "table") == 0) {
+        t->ends = -1; /* drawn even while nothing waits */
         t->drawn = 0;
         draw(t);
         return;

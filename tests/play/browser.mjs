@@ -1,7 +1,8 @@
 // browser.mjs URL RESPONSES SHOTS PREFIX MODE - a scripted human plays `arena play --browser` in
-// headless chromium: every answer by a click on the page (a card in the hand to discard it, or a
-// move's button), until the game is over. At its first decision it types a move in the notation
-// that is not legal then ("discard qs"): the page must show the engine's refusal with its rule
+// headless chromium: every answer by clicks on the page (the move's cards selected in the hand,
+// then the control the page offers for them, and its meaning when asked), until the game is
+// over. At its first decision it types a move in the notation that is not legal then
+// ("discard qs"): the page must show the engine's refusal with its rule
 // number ("refused (RULES G3): ...") and nothing may change. MODE gin: cards discarded to least
 // deadwood, a knock with its arrangement when offered (one must happen); MODE showdown: random
 // discards against a bot that knocks, whose showdown must be drawn; MODE laws: a pile take, a meld with a
@@ -77,8 +78,8 @@ await ctx.route('**/*', (route) => {
   return route.abort();
 });
 const page = ctx.pages()[0] || await ctx.newPage();
-// (the refusal the script provokes is logged by chromium as a failed load: not an error here)
-page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) errors.push(m.text()); });
+// (the refusal the script provokes is said by the page before sending: no failed request)
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 const bodies = [];
 let served = '';
 page.on('response', async (r) => {
@@ -115,15 +116,15 @@ const cardsDrawn = () => {
 await page.goto(url);
 check('the page loads and drops the token from the address bar', !page.url().includes('t='));
 let clicks = 0, cards = 0, takes = 0, melds = 0, wildMelds = 0, claims = 0, knocks = 0, first = true;
-let drawn = null;
+let drawn = null, lastDid = null;
 const t0 = Date.now();
 for (;;) {
   if (Date.now() - t0 > 240000) { bad('the game ended within 4 minutes'); break; }
   const status = await page.locator('#status').textContent().catch(() => '');
   if (/ended|stopped/.test(status)) break;
-  const buttons = page.locator('#actions button');
-  const n = await buttons.count().catch(() => 0);
-  if (n === 0) { await page.waitForTimeout(30); continue; }
+  const did = await page.evaluate(() => st && st.decision && st.decision.id).catch(() => null);
+  if (!did || did === lastDid) { await page.waitForTimeout(30); continue; }
+  lastDid = did;
   if (first) {
     await page.screenshot({ path: path.join(shots, prefix + '-table.png'), fullPage: true });
     first = false;
@@ -141,54 +142,42 @@ for (;;) {
       after.v === before.v && after.id === before.id && after.log === before.log);
     await page.screenshot({ path: path.join(shots, prefix + '-refused.png'), fullPage: true });
   }
-  // each button's move in the notation (its title; its text draws the cards)
-  const texts = await buttons.evaluateAll((bs) => bs.map((b) => b.title || b.textContent));
-  const can = page.locator('#hand button.can');
-  let target = null;
-  if (gin) {
-    // a knock with its arrangement when offered ("knock 9S | 3H 4H 5H | ...")
-    const knock = texts.findIndex((t) => t.startsWith('knock'));
-    if (knock >= 0) { target = buttons.nth(knock); knocks++; }
-  }
+  // the move wanted, from the legal list; then played by clicks only: its cards selected in
+  // the hand, its control clicked (and its meaning, when the page asks which)
+  const L = await page.evaluate(() => st.decision ? st.decision.legal : []);
+  const hand = await page.evaluate(() => st.view.hand);
+  const texts = L.map((a) => a.text);
+  let want = null;
+  if (gin) { const knock = L.find((a) => a.type === 'knock'); if (knock) { want = knock; knocks++; } }
   if (rummy) {
-    // a claim out of turn (german, RULES 6.G), a pile take with the meld it requires, a meld
-    // with a wild card and its declaration ("2C=5H"), any meld
-    const claim = texts.findIndex((t) => t.startsWith('claim'));
-    const take = texts.findIndex((t) => t.startsWith('take'));
-    const wild = texts.findIndex((t) => t.startsWith('meld') && t.includes('='));
-    const meld = texts.findIndex((t) => t.startsWith('meld'));
-    if (claim >= 0) { target = buttons.nth(claim); claims++; }
-    else if (take >= 0) { target = buttons.nth(take); takes++; }
-    else if (wild >= 0) { target = buttons.nth(wild); melds++; wildMelds++; }
-    else if (meld >= 0) { target = buttons.nth(meld); melds++; }
+    const claim = L.find((a) => a.type === 'claim'), take = L.find((a) => a.type === 'take');
+    const wild = L.find((a) => a.type === 'meld' && a.text.includes('=')), meld = L.find((a) => a.type === 'meld');
+    if (claim) { want = claim; claims++; } else if (take) { want = take; takes++; } else if (wild) { want = wild; melds++; wildMelds++; } else if (meld) { want = meld; melds++; }
   }
-  // the cards as drawn, once a hand shows some: each is the replay page's card
-  if (!drawn && (await can.count()) > 0) drawn = await page.evaluate(cardsDrawn);
-  if (!target && mode === 'gin' && (await can.count()) > 0) {
-    // the discard that leaves the least deadwood (the first of equals)
-    const hand = await page.evaluate(() => st.view.hand);
-    const offered = await can.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-card')));
-    let pick = 0, least = Infinity;
-    offered.forEach((c, k) => {
-      const rest = hand.slice();
-      rest.splice(rest.indexOf(c), 1);
-      const d = deadwood(rest);
-      if (d < least) { least = d; pick = k; }
-    });
-    target = can.nth(pick);
+  const discards = L.filter((a) => a.type === 'discard');
+  if (!drawn && discards.length) drawn = await page.evaluate(cardsDrawn);
+  if (!want && mode === 'gin' && discards.length) {
+    let least = Infinity;
+    for (const a of discards) { const rest = hand.slice(); rest.splice(rest.indexOf(a.card), 1); const d = deadwood(rest); if (d < least) { least = d; want = a; } }
     cards++;
   }
-  if (!target && (await can.count()) > 0 && (gin || random() < 0.8)) {
-    target = can.nth(Math.floor(random() * (await can.count())));
-    cards++;
-  }
-  if (!target) target = buttons.nth(Math.floor(random() * n));
+  if (!want && discards.length && (gin || random() < 0.8)) { want = discards[Math.floor(random() * discards.length)]; cards++; }
+  if (!want) want = L[Math.floor(random() * L.length)];
+  void texts;
+  for (const c of want.uses) await page.locator(`#hand button.card[data-card="${c}"]:not(.sel)`).first().click({ timeout: 5000 });
+  const at = await page.evaluate((i) => [...document.querySelectorAll('#actions button')].findIndex((x) => (x.dataset.group || '').split(',').includes(String(i))), want.i);
+  const target = at >= 0 ? page.locator('#actions button').nth(at) : null;
+  if (!target) { bad(`the move "${want.text}" is offered once its cards are selected`); break; }
   const before = await page.locator('#log li').count();
   await target.click({ timeout: 5000 }).catch(() => {});
+  if (await page.locator('#choose button.meaning').count()) {
+    const m = page.locator(`#choose button.meaning[data-i="${want.i}"]`);
+    await ((await m.count()) ? m : page.locator('#choose button.meaning').first()).click({ timeout: 5000 }).catch(() => {});
+  }
   clicks++;
   // until the move is in the log or the page says something else
   await page.waitForFunction((b) => document.querySelectorAll('#log li').length !== b ||
-    !document.querySelector('#actions button') || /ended|stopped/.test(document.getElementById('status').textContent),
+    !st.decision || /ended|stopped/.test(document.getElementById('status').textContent),
   before, { timeout: 10000 }).catch(() => {});
 }
 await page.waitForTimeout(200);

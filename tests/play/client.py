@@ -154,6 +154,21 @@ while not st["over"]:
             want = "refused (RULES %s): " % j.get("rule") if rule != r"^notation$" else "not a move in the notation"
             if not j.get("error", "").startswith(want) or "nothing was changed" not in j.get("error", ""):
                 failures.append("refused move %r: error %r" % (move, j.get("error")))
+            # /check says the same refusal with 200, so that the page need not send the move
+            sc, body, _ = request("POST", "/check", json.dumps({"id": d["id"], "move": move}))
+            try:
+                c = json.loads(body)
+            except ValueError:
+                c = {}
+            if sc != 200 or c.get("ok") is not False or c.get("rule") != j.get("rule") or c.get("error") != j.get("error"):
+                failures.append("/check of refused move %r: %s %r" % (move, sc, body[:160]))
+        legal0 = d["legal"][0]["text"]
+        sc, body, _ = request("POST", "/check", json.dumps({"id": d["id"], "move": legal0}))
+        if sc != 200 or json.loads(body).get("index") != 0:
+            failures.append("/check of the legal move %r: %s %r" % (legal0, sc, body[:160]))
+        expect("/check with a stale id", request("POST", "/check", json.dumps({"id": str(int(d["id"]) + 1), "move": "draw"}))[0], {409})
+        expect("/check without a move", request("POST", "/check", json.dumps({"id": d["id"], "move": 3}))[0], {400})
+        expect("/check by GET", request("GET", "/check")[0], {405})
         expect("a refused move with a stale id", request("POST", "/act", json.dumps({"id": str(int(d["id"]) + 1), "move": "draw"}))[0], {409})
         expect("hint outside practice", request("POST", "/hint", json.dumps({"id": d["id"]}))[0], {403})
         expect("hint without an id", request("POST", "/hint", "{}")[0], {400})

@@ -101,7 +101,32 @@ def shown(resp):
     if resp.get("decision"):
         parts.append([a["text"] for a in resp["decision"]["legal"]])
     parts.append([e["text"] for e in resp.get("events", []) if e.get("hand") == h])
+    # the new texts: each legal move's cards used, the gin help's melds, the moves in words
+    # (cards written with suit symbols, a wild card's "as X" naming no card) and their cards
+    if resp.get("decision"):
+        parts.append([a.get("uses", []) for a in resp["decision"]["legal"]])
+    if resp.get("gin"):
+        parts.append(resp["gin"]["melds"])
+    for e in resp.get("events", []):
+        if e.get("hand") != h:
+            continue
+        parts.append([words_cards(e.get("words", ""))])
+        if isinstance(e.get("card"), int) and 0 <= e["card"] <= 52:
+            parts.append(["JK" if e["card"] == 52 else "A23456789TJQK"[e["card"] % 13] + "CDHS"[e["card"] // 13]])
     return h, set(CARD.findall(re.sub(r"=\w+", "", json.dumps(parts))))
+
+
+SYMBOL = re.compile(r"(10|[2-9AJQK])([\u2663\u2666\u2665\u2660])")
+
+
+def words_cards(text):
+    """The cards of a move in words as tokens ("10♥" is "TH", "Joker" is "JK"), the card a wild
+    one stands for ("2♥ as Q♣") left out"""
+    text = re.sub(r" as (?:10|[2-9AJQK])[\u2663\u2666\u2665\u2660]", "", text)
+    out = ["JK" for _ in re.findall(r"\bJoker\b", text)]
+    for rank, suit in SYMBOL.findall(text):
+        out.append(("T" if rank == "10" else rank) + "CDHS"["\u2663\u2666\u2665\u2660".index(suit)])
+    return " ".join(out)
 
 
 def main():

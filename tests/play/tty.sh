@@ -30,12 +30,12 @@ check "an illegal meld is refused with its rule number (gin has no melds on the 
 check "after the refusals the same decision still waits: nothing was played" \
     bash -c "! tmux -L $S capture-pane -p -S -2000 | grep -q 'you: '"
 keys "pass" Enter # a move typed in the notation
-check "a move typed as text is played: the game goes on" wait_for 'you: pass' 10
+check "a move typed as text is played: the game goes on, said in words" wait_for 'you \(seat 0\) pass' 10
 # at the first turn after drawing: a discard of a card that is not in the hand
 for i in $(seq 200); do
     last=$(tmux -L "$S" capture-pane -p | sed '/^$/d')
     if tail -1 <<<"$last" | grep -q '^> *$'; then
-        grep -q '^  discard' <<<"$last" && break
+        grep -qE 'select cards \(sel N ...\) for: .*discard' <<<"$last" && break
         keys "1" Enter # draw (or take)
         sleep 0.3
     fi
