@@ -7,7 +7,9 @@
 # and every game must complete with no verdict against any bot. Exits 0 with a SKIP message
 # when the arena has no `match` subcommand yet. Registered by sdk/python/CMakeLists.txt.
 #
-# Environment: OKR_MATCH_GAMES games per match (default 3); OKBOT_PB2_DIR and
+# Environment: OKR_MATCH_GAMES games per match (default 3); OKR_SANITIZE=1 (the ASan build:
+# games end at the target or after 4 hands, RULES 7.7, as random players take many hands to
+# reach a target and the test took 2 minutes there; the normal build plays them out); OKBOT_PB2_DIR and
 # OKBOT_NODE_MODULES are passed through to the bots (ctest sets them).
 set -uo pipefail
 
@@ -50,6 +52,7 @@ match() { # match RULES PLAYERS SEED BOT...
     local dir="$OUT/$n-$rules" log="$OUT/$n-$rules"
     local args=(match --rules "$rules" --players "$players" --games "$GAMES" --seed "$seed"
                 --out "$dir")
+    [ "${OKR_SANITIZE:-0}" = 1 ] && args+=(--rule max_hands=4)
     local bot
     for bot in "$@"; do
         args+=(--bot "$bot")

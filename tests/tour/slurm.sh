@@ -38,6 +38,9 @@ rules = gin
 seats = 2
 deals = 4
 seed = 71
+# games to the target or 4 hands (RULES 7.7): random players take many hands to reach gin's
+# target (under ASan the test took 2 minutes)
+rule = max_hands=4
 bootstrap = 200
 [clocks]
 decision_ms = 200
