@@ -13,6 +13,7 @@ DEMO=(
     build-essential cmake pkg-config
     libseccomp-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     libevent-dev libcmocka-dev libjansson-dev libinih-dev libsqlite3-dev
+    libarchive-dev zlib1g-dev
     python3 python3-protobuf
     nodejs npm
 )
