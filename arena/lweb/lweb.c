@@ -29,10 +29,12 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <jansson.h>
 #include <sys/queue.h>
 
 #include "jail/spawn.h"
 #include "league/league.h"
+#include "league/unpack.h"
 #include "util/util.h"
 #include "view/view.h"
 #include "web/multipart.h"
@@ -175,6 +177,32 @@ static const char STYLE[] =
 static void esc(page *p, const char *t)
 {
     av_html_text(p->f, t ? t : "");
+}
+
+/* text with every "game ID" shown as its public id (av_public_id): a game id names the league's
+ * seed, which would give away the deals of the sets to come */
+static void esc_scrubbed(page *p, const char *t)
+{
+    char *copy = ar_xstrdup(t ? t : ""), *q = copy;
+    for (;;) {
+        char *at = strstr(q, "game ");
+        if (!at)
+            break;
+        at += 5;
+        size_t n = strspn(at, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+        char save = at[n], id[128];
+        at[n] = 0;
+        snprintf(id, sizeof id, "%s", av_public_id(at));
+        at[n] = save;
+        char keep = at[0];
+        at[0] = 0;
+        esc(p, q);
+        at[0] = keep;
+        esc(p, id);
+        q = at + n;
+    }
+    esc(p, q);
+    free(copy);
 }
 
 static void begin(page *p, const char *title, const who *w, int refresh, int stat)
@@ -532,9 +560,10 @@ static void entrant_body(lw_server *s, sqlite3 *db, const char *dir, const char 
                 fprintf(f, "<div class=\"why\">");
                 /* a refusal's detail names files of the host's machine: only the author and
                  * the host read it whole */
-                esc(&pp, mine || strcmp(status, "refused") != 0 ? col(st, 3)
-                                                                : "(its author "
-                                                                  "sees why)");
+                if (mine || strcmp(status, "refused") != 0)
+                    esc_scrubbed(&pp, col(st, 3));
+                else
+                    esc(&pp, "(its author sees why)");
                 fprintf(f, "</div>");
             }
             fprintf(f, "</td><td class=\"wide\"><code>");
@@ -575,20 +604,19 @@ static void entrant_body(lw_server *s, sqlite3 *db, const char *dir, const char 
     fprintf(f, "<div class=\"scroll\"><table><tr><th>game</th><th>version</th><th "
                "class=\"n\">seat</th><th class=\"n\">points</th><th class=\"n\">place</th>"
                "<th>verdict</th></tr>");
-    if (sqlite3_prepare_v2(db,
-                           "SELECT g.game_id, e.version, s.seat, s.total, s.place, s.error FROM "
-                           "game_seats s JOIN games g ON g.id = s.game JOIN entrants e ON e.id = "
-                           "s.entrant WHERE e.name = ?1 ORDER BY s.game DESC LIMIT 20",
-                           -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT g.game_id, e.version, s.seat, s.total, s.place, s.error, g.id FROM "
+            "game_seats s JOIN games g ON g.id = s.game JOIN entrants e ON e.id = "
+            "s.entrant WHERE e.name = ?1 ORDER BY s.game DESC LIMIT 20",
+            -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
         while (sqlite3_step(st) == SQLITE_ROW) {
             fprintf(f, "<tr><td>");
-            if (!stat) {
-                fprintf(f, "<a href=\"/game?id=");
-                esc(&pp, col(st, 0));
-                fprintf(f, "\">");
-            }
-            esc(&pp, col(st, 0));
+            if (!stat)
+                fprintf(f, "<a href=\"/game?g=%lld\">", sqlite3_column_int64(st, 6));
+            /* a game id names the league's seed: only what follows it is shown */
+            esc(&pp, av_public_id(col(st, 0)));
             fprintf(f,
                     "%s</td><td>v%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
                     "class=\"n\">%d</td><td>%s</td></tr>",
@@ -683,34 +711,66 @@ static void on_game(struct evhttp_request *req, void *arg)
     lw_server *s = arg;
     who w;
     whoami(s, req, &w);
-    char id[128];
-    if (aw_request_query(req, "id", id, sizeof id) < 0 || !lw_game_id_ok(id)) {
-        message(s, req, 400, &w, "No such game", "id: a game id was expected");
+    char gv[24], *gend, id[128] = "";
+    long long g = -1;
+    if (aw_request_query(req, "g", gv, sizeof gv) == 0) {
+        errno = 0;
+        g = strtoll(gv, &gend, 10);
+        if (!gv[0] || *gend || errno || g < 0)
+            g = -1;
+    }
+    if (g < 0) {
+        message(s, req, 400, &w, "No such game", "g: a game's number was expected");
         return;
     }
     sqlite3_stmt *st = NULL;
     int seat = -1, found = 0;
     double finished = 0;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT s.seat, e.name, t.finished_at FROM games g JOIN game_seats s "
-                           "ON s.game = g.id JOIN entrants e ON e.id = s.entrant JOIN sets t ON "
-                           "t.id = g.set_id WHERE g.game_id = ?1 ORDER BY s.seat",
+                           "SELECT s.seat, e.name, t.finished_at, g.game_id FROM games g JOIN "
+                           "game_seats s ON s.game = g.id JOIN entrants e ON e.id = s.entrant "
+                           "JOIN sets t ON t.id = g.set_id WHERE g.id = ?1 ORDER BY s.seat",
                            -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 1, g);
         while (sqlite3_step(st) == SQLITE_ROW) {
-            found = 1;
+            found = lw_game_id_ok(col(st, 3));
+            if (found)
+                snprintf(id, sizeof id, "%s", col(st, 3));
             finished = sqlite3_column_double(st, 2);
-            char owner[64];
-            if (seat < 0 && w.name[0] && !is_host(&w) &&
-                ar_league_owner(s->db, col(st, 1), owner, sizeof owner) &&
-                strcmp(owner, w.name) == 0)
-                seat = sqlite3_column_int(st, 0);
         }
         sqlite3_finalize(st);
     }
     if (!found) {
-        message(s, req, 404, &w, "No such game", "the league has counted no game of that id");
+        message(s, req, 404, &w, "No such game", "the league has counted no game of that number");
         return;
+    }
+    /* the author's seats: the record's own names, seat by seat (what the seat page draws) */
+    char path[PATH_MAX], err[512] = "", sv[8];
+    snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
+    int want = -1;
+    if (aw_request_query(req, "seat", sv, sizeof sv) == 0 && strlen(sv) == 1 && isdigit(sv[0]))
+        want = sv[0] - '0';
+    if (w.name[0] && !is_host(&w)) {
+        FILE *rf = fopen(path, "r");
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n = rf ? getline(&line, &cap, rf) : -1;
+        json_t *h = n > 0 && n < 1 << 20 ? json_loadb(line, (size_t)n, 0, NULL) : NULL;
+        json_t *names = json_object_get(h, "names");
+        for (size_t i = 0; i < json_array_size(names) && i < 10; i++) {
+            const char *label = json_string_value(json_array_get(names, i));
+            char nm[128], owner[64];
+            if (!label)
+                continue;
+            label_name(label, nm, sizeof nm);
+            if (ar_league_owner(s->db, nm, owner, sizeof owner) && strcmp(owner, w.name) == 0 &&
+                (seat < 0 || (int)i == want))
+                seat = (int)i;
+        }
+        json_decref(h);
+        free(line);
+        if (rf)
+            fclose(rf);
     }
     int full = is_host(&w) || revealed(s->db, finished);
     if (!full && seat < 0) {
@@ -719,8 +779,6 @@ static void on_game(struct evhttp_request *req, void *arg)
                 "of its bots see it as their seat saw it.");
         return;
     }
-    char path[PATH_MAX], err[512] = "";
-    snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -771,7 +829,33 @@ static void on_log(struct evhttp_request *req, void *arg)
     char *buf = ar_xmalloc(n + 1);
     ssize_t got = pread(fd, buf, n, from);
     close(fd);
-    aw_reply(req, 200, "text/plain; charset=utf-8", buf, got > 0 ? (size_t)got : 0);
+    buf[got > 0 ? got : 0] = 0;
+    /* the arena's lines name the games ("[arena: game ID, seat K]"), and a game id names the
+     * league's seed: each is shown as its public id */
+    char *out = NULL;
+    size_t on = 0;
+    FILE *m = open_memstream(&out, &on);
+    const char *q = buf, *end = buf + (got > 0 ? got : 0);
+    while (q < end) {
+        const char *at = memmem(q, (size_t)(end - q), "game ", 5);
+        if (!at) {
+            fwrite(q, 1, (size_t)(end - q), m);
+            break;
+        }
+        at += 5;
+        fwrite(q, 1, (size_t)(at - q), m);
+        size_t k = 0;
+        while (at + k < end && k < 127 && id_char(at[k]))
+            k++;
+        char id[128];
+        memcpy(id, at, k);
+        id[k] = 0;
+        fputs(av_public_id(id), m);
+        q = at + k;
+    }
+    fclose(m);
+    aw_reply(req, 200, "text/plain; charset=utf-8", out, on);
+    free(out);
     free(buf);
 }
 
@@ -859,10 +943,12 @@ static void submit_form(page *p, const char *note, int bad)
                   "runs <select name=\"runtime\">");
     for (size_t i = 0; i < sizeof RUNTIMES / sizeof RUNTIMES[0]; i++)
         fprintf(p->f, "<option value=\"%s\">%s</option>", RUNTIMES[i][0], RUNTIMES[i][1]);
-    fprintf(p->f, "</select></label><button>Upload</button></fieldset></form><p>A new version "
-                  "plays one check set against @random and @greedy first; any verdict (crash, "
-                  "time-out, illegal action) refuses it and its page says why. Archives "
-                  "(.tar.gz, .zip) and build steps are not taken yet.</p>");
+    fprintf(p->f, "</select></label><label>For an archive (.tar.gz, .tgz, .tar, .zip of the "
+                  "bot's folder): the file to run, inside it <input name=\"entry\" "
+                  "maxlength=\"200\" placeholder=\"bot.py\"></label><button>Upload</button>"
+                  "</fieldset></form><p>A new version plays one check set against @random and "
+                  "@greedy first; any verdict (crash, time-out, illegal action) refuses it and "
+                  "its page says why. Build steps are not taken yet: upload what runs.</p>");
 }
 
 /* Run fn with stderr into a buffer: the league's commands say why on stderr */
@@ -894,12 +980,36 @@ typedef struct addargs {
     const char *dir, *name;
     char *argv[3];
     int argc;
+    char *files[1];
+    int nfiles;
 } addargs;
 
 static int do_add(void *arg)
 {
     addargs *a = arg;
-    return ar_league_add(a->dir, a->name, NULL, 0, a->argv, a->argc);
+    return ar_league_add(a->dir, a->name, a->files, a->nfiles, a->argv, a->argc);
+}
+
+static int ends_with(const char *s, const char *t)
+{
+    size_t n = strlen(s), m = strlen(t);
+    return n > m && strcmp(s + n - m, t) == 0;
+}
+
+static int is_archive(const char *f)
+{
+    return ends_with(f, ".tar.gz") || ends_with(f, ".tgz") || ends_with(f, ".tar") ||
+           ends_with(f, ".zip");
+}
+
+/* The file to run inside an archive: relative, [A-Za-z0-9_.-/], no "..", no empty component */
+static int entry_ok(const char *e)
+{
+    if (!e[0] || e[0] == '/' || strstr(e, "..") || strstr(e, "//") || ends_with(e, "/") ||
+        strlen(e) > 200)
+        return 0;
+    return strspn(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/") ==
+           strlen(e);
 }
 
 static int safe_filename(const char *f)
@@ -940,7 +1050,11 @@ static void on_submit(struct evhttp_request *req, void *arg)
     const aw_part *pn = np > 0 ? aw_multipart_find(parts, np, "name") : NULL;
     const aw_part *pf = np > 0 ? aw_multipart_find(parts, np, "file") : NULL;
     const aw_part *pr = np > 0 ? aw_multipart_find(parts, np, "runtime") : NULL;
-    char name[40] = "", runtime[16] = "", path[PATH_MAX] = "";
+    const aw_part *pe = np > 0 ? aw_multipart_find(parts, np, "entry") : NULL;
+    char name[40] = "", runtime[16] = "", path[PATH_MAX] = "", entry[208] = "";
+    int archive = pf && is_archive(pf->filename);
+    if (pe && pe->len < sizeof entry)
+        memcpy(entry, pe->data, pe->len), entry[pe->len] = 0;
     if (np >= 0) {
         if (pn && pn->len < sizeof name)
             memcpy(name, pn->data, pn->len), name[pn->len] = 0;
@@ -959,9 +1073,10 @@ static void on_submit(struct evhttp_request *req, void *arg)
         else if (!safe_filename(pf->filename))
             snprintf(why, sizeof why,
                      "the file's name may hold only A-Z a-z 0-9 _ . - and not start with a dot");
-        else if (strstr(pf->filename, ".tar") || strstr(pf->filename, ".zip") ||
-                 strstr(pf->filename, ".tgz"))
-            snprintf(why, sizeof why, "archives are not taken yet: upload the bot as one file");
+        else if (archive && !entry_ok(entry))
+            snprintf(why, sizeof why,
+                     "an archive needs the file to run inside it: a relative path of A-Z a-z "
+                     "0-9 _ . - / without \"..\"");
         else if (ar_league_claim(s->dir, name, w.name, why, sizeof why) == 0) {
             /* UPLOADS/NAME/TIME/FILE: a folder of its own per upload, outside the league's
              * folder (a bot's files must not show it the records) */
@@ -974,6 +1089,42 @@ static void on_submit(struct evhttp_request *req, void *arg)
             snprintf(up, sizeof up, "%s/%s/%s-%06ld", s->uploads, name, stamp, ts.tv_nsec / 1000);
             int rc = ar_mkdir_p(up);
             int fd = -1;
+            if (rc == 0 && archive) {
+                ar_unpack_limits lim;
+                ar_unpack_limits_default(&lim);
+                char uerr[512];
+                struct stat sb;
+                size_t un = strlen(up);
+                if (ar_unpack(pf->data, pf->len, up, &lim, uerr, sizeof uerr) < 0) {
+                    snprintf(why, sizeof why, "the archive is refused: %s", uerr);
+                    goto answer;
+                }
+                if (un + strlen(entry) + 2 >= sizeof path) {
+                    snprintf(why, sizeof why, "the path of the file to run is too long");
+                    goto answer;
+                }
+                memcpy(path, up, un);
+                path[un] = '/';
+                memcpy(path + un + 1, entry, strlen(entry) + 1);
+                /* the entry must be a plain file unpacked here (ar_unpack makes no links) */
+                if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+                    snprintf(why, sizeof why, "the archive holds no file %s to run", entry);
+                    goto answer;
+                }
+                addargs a = {.dir = s->dir, .name = name, .files = {up}, .nfiles = 1};
+                if (strcmp(runtime, "exec") != 0)
+                    a.argv[a.argc++] = (char *)runtime;
+                a.argv[a.argc++] = path;
+                char said[768];
+                if (captured(do_add, &a, said, sizeof said) == AR_EXIT_OK) {
+                    status = 200;
+                    snprintf(why, sizeof why,
+                             "Taken: %s waits for its check; its page follows the check.", name);
+                } else
+                    snprintf(why, sizeof why, "refused: %s",
+                             said[0] ? said : "the league did not take it");
+                goto answer;
+            }
             if (rc == 0) {
                 size_t un = strlen(up), fn = strlen(pf->filename);
                 if (un + fn + 2 < sizeof path) {
@@ -1006,6 +1157,7 @@ static void on_submit(struct evhttp_request *req, void *arg)
                 close(fd);
         }
     }
+answer:
     begin(&p, "Submit a version", &w, 0, 0);
     if (status == 200) {
         fprintf(p.f, "<p class=\"ok\" id=\"outcome\">");
