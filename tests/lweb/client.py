@@ -241,7 +241,7 @@ for gid, game_id, _ in mine:
     st, _, page = req("GET", "/game?g=%d" % gid, alice)
     rec = os.path.join(L, "records", game_id + ".jsonl")
     header = json.loads(open(rec).readline())
-    record_seeds.append(header["seed"])
+    record_seeds.append(str(header["seed"]))
     data = okr_data(page) if st == 200 else None
     seat = data.get("seat") if data else None
     check("alice opens her game %d as one of her seats saw it (seat %s: %s)" %

@@ -13,7 +13,7 @@ name = web
 rules = gin
 seats = 2
 seed = 770211
-bootstrap = 50
+bootstrap = 20
 jobs = 1
 [clocks]
 decision_ms = 2000
