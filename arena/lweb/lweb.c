@@ -244,9 +244,20 @@ static void finish(page *p)
     p->f = NULL;
 }
 
+/* okr_web says no-referrer (its URLs carry a token; ours never do): with it, a browser sends
+ * "Origin: null" on a form's POST, which post_ok would refuse. same-origin: our own pages
+ * learn where a request came from, no other site does. */
+static void referrer_same_origin(struct evhttp_request *req)
+{
+    struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+    evhttp_remove_header(h, "Referrer-Policy");
+    evhttp_add_header(h, "Referrer-Policy", "same-origin");
+}
+
 static void send_page(struct evhttp_request *req, int status, page *p)
 {
     finish(p);
+    referrer_same_origin(req);
     aw_reply(req, status, "text/html; charset=utf-8", p->buf, p->len);
     free(p->buf);
 }
@@ -463,13 +474,16 @@ static void matchups(sqlite3 *db, long long me, int rank, FILE *f, int stat)
             db,
             "WITH last AS (SELECT max(round) AS r FROM rounds) SELECT e.id, e.name, r.rank FROM "
             "ratings r JOIN entrants e ON e.id = r.entrant WHERE r.round = (SELECT r FROM last) "
-            "AND r.rank BETWEEN ?1 - 2 AND ?1 + 2 AND e.id != ?2 ORDER BY r.rank",
+            "AND e.id != ?2 AND (r.rank BETWEEN ?1 - 2 AND ?1 + 2 OR e.id IN (SELECT b.entrant "
+            "FROM game_seats a JOIN game_seats b ON b.game = a.game WHERE a.entrant = ?2)) "
+            "ORDER BY r.rank LIMIT 12",
             -1, &st, NULL) != SQLITE_OK)
         return;
     sqlite3_bind_int(st, 1, rank);
     sqlite3_bind_int64(st, 2, me);
-    fprintf(f, "<h2>Against its neighbours</h2><p>Mean points per game more than the neighbour "
-               "at the same table, with a 95%% interval.</p><div class=\"scroll\"><table><tr>"
+    fprintf(f, "<h2>Against its neighbours</h2><p>Its neighbours in the ranking and the bots it "
+               "met: mean points per game more than the other at the same table, with a 95%% "
+               "interval.</p><div class=\"scroll\"><table><tr>"
                "<th>rank</th><th>neighbour</th><th class=\"n\">games together</th><th "
                "class=\"n\">difference (95%%)</th></tr>");
     sqlite3_stmt *q = NULL;
@@ -928,6 +942,51 @@ static const char *const RUNTIMES[][2] = {
     {"exec", "FILE itself (a program built for this machine)"},
 };
 
+/* The author's bots: each one's latest version and what became of it (the page refreshes
+ * itself while one is being checked) */
+static int my_bots(sqlite3 *db, const char *author, page *p)
+{
+    sqlite3_stmt *st = NULL;
+    int checking = 0, n = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT e.name, e.version, e.status, e.reason FROM entrants e JOIN "
+                           "owners o ON o.entrant = e.name WHERE o.author = ?1 AND e.version = "
+                           "(SELECT max(version) FROM entrants x WHERE x.name = e.name) ORDER BY "
+                           "e.name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, author, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (!n++)
+            fprintf(p->f, "<h2>Your bots</h2><div class=\"scroll\"><table><tr><th>bot</th>"
+                          "<th>latest</th><th>what became of it</th></tr>");
+        const char *status = col(st, 2);
+        checking |= strcmp(status, "new") == 0 || strcmp(status, "checking") == 0;
+        fprintf(p->f, "<tr><td><a href=\"/entrant?name=");
+        esc(p, col(st, 0));
+        fprintf(p->f, "\">");
+        esc(p, col(st, 0));
+        fprintf(p->f, "</a></td><td>v%d</td><td class=\"%s\">%s", sqlite3_column_int(st, 1),
+                strcmp(status, "refused") == 0  ? "bad"
+                : strcmp(status, "active") == 0 ? "ok"
+                                                : "",
+                strcmp(status, "new") == 0        ? "waiting for its check"
+                : strcmp(status, "checking") == 0 ? "being checked now"
+                : strcmp(status, "active") == 0   ? "checked, playing"
+                                                  : status);
+        if (*col(st, 3)) {
+            fprintf(p->f, "<div class=\"why\">");
+            esc_scrubbed(p, col(st, 3));
+            fprintf(p->f, "</div>");
+        }
+        fprintf(p->f, "</td></tr>");
+    }
+    sqlite3_finalize(st);
+    if (n)
+        fprintf(p->f, "</table></div>");
+    return checking;
+}
+
 static void submit_form(page *p, const char *note, int bad)
 {
     if (note) {
@@ -939,7 +998,8 @@ static void submit_form(page *p, const char *note, int bad)
                   "enctype=\"multipart/form-data\"><fieldset><label>Bot's name (a new name makes a "
                   "new entrant; your bot's name again makes its next version) <input name=\"name\" "
                   "required pattern=\"[A-Za-z0-9_\\-]{1,32}\" maxlength=\"32\"></label><label>The "
-                  "bot: one file <input type=\"file\" name=\"file\" required></label><label>How it "
+                  "bot: one file, or a .tar.gz, .tgz, .tar or .zip of its folder <input "
+                  "type=\"file\" name=\"file\" required></label><label>How it "
                   "runs <select name=\"runtime\">");
     for (size_t i = 0; i < sizeof RUNTIMES / sizeof RUNTIMES[0]; i++)
         fprintf(p->f, "<option value=\"%s\">%s</option>", RUNTIMES[i][0], RUNTIMES[i][1]);
@@ -1034,8 +1094,15 @@ static void on_submit(struct evhttp_request *req, void *arg)
         return;
     page p;
     if (r == 0) {
-        begin(&p, "Submit a version", &w, 0, 0);
+        /* a dry run of the page tells whether a bot is being checked: then it refreshes */
+        page probe;
+        begin(&probe, "", &w, 0, 0);
+        int checking = my_bots(s->db, w.name, &probe);
+        finish(&probe);
+        free(probe.buf);
+        begin(&p, "Submit a version", &w, checking ? 3 : 0, 0);
         submit_form(&p, NULL, 0);
+        my_bots(s->db, w.name, &p);
         send_page(req, 200, &p);
         return;
     }
@@ -1170,6 +1237,7 @@ answer:
         submit_form(&p, NULL, 0);
     } else
         submit_form(&p, why, 1);
+    my_bots(s->db, w.name, &p);
     send_page(req, status, &p);
 }
 
