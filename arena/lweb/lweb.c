@@ -292,13 +292,19 @@ static void fmt_time(double epoch, char *out, size_t cap)
 
 /* ---- The leaderboard ----------------------------------------------------------------------- */
 
+/* One row per live entrant (and the last version of a retired one that was rated), with the
+ * latest snapshot (?1: its round) and the count of its erred seats. Games and sets are the
+ * snapshot's (as of the last refit): counting a million games' seats on every view would cost
+ * seconds; the erred seats are few and read through the partial index seats_erred
+ * (ar_league_web_prepare). */
 static const char BOARD_SQL[] =
-    "WITH last AS (SELECT max(round) AS r FROM rounds),"
-    " v AS (SELECT entrant, count(*) AS g, sum(error) AS err FROM game_seats GROUP BY entrant)"
+    "WITH err AS (SELECT entrant, count(*) AS n FROM game_seats WHERE error != 0 GROUP BY"
+    " entrant)"
     " SELECT e.name, e.version, e.status, e.reason, o.author, r.rank, r.rank_lo, r.rank_hi,"
-    " r.score, r.score_lo, r.score_hi, r.sets, coalesce(v.g, 0), coalesce(v.err, 0), e.held_until"
-    " FROM entrants e LEFT JOIN ratings r ON r.entrant = e.id AND r.round = (SELECT r FROM last)"
-    " LEFT JOIN owners o ON o.entrant = e.name LEFT JOIN v ON v.entrant = e.id"
+    " r.score, r.score_lo, r.score_hi, r.sets, coalesce(r.games, 0), coalesce(err.n, 0),"
+    " e.held_until"
+    " FROM entrants e LEFT JOIN ratings r ON r.entrant = e.id AND r.round = ?1"
+    " LEFT JOIN owners o ON o.entrant = e.name LEFT JOIN err ON err.entrant = e.id"
     " WHERE e.status IN ('new','checking','active','held')"
     "  OR (e.status = 'retired' AND r.rank IS NOT NULL AND e.id = (SELECT max(id) FROM entrants"
     "   x WHERE x.name = e.name))"
@@ -309,6 +315,12 @@ static void board_body(sqlite3 *db, FILE *f, int stat)
     page pp = {.f = f};
     page *p = &pp;
     sqlite3_stmt *st = NULL;
+    long long round = 0;
+    if (sqlite3_prepare_v2(db, "SELECT max(round) FROM rounds", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        round = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
     if (sqlite3_prepare_v2(db, BOARD_SQL, -1, &st, NULL) != SQLITE_OK) {
         fprintf(f, "<p class=\"bad\">The league's database cannot be read: ");
         esc(p, sqlite3_errmsg(db));
@@ -317,11 +329,13 @@ static void board_body(sqlite3 *db, FILE *f, int stat)
     }
     fprintf(f, "<h1>Leaderboard</h1><p>Ratings are the tournament's score rating refitted over "
                "every counted game, with 95%% bootstrap intervals; the rank interval is where "
-               "the entrant may really stand.</p><div class=\"scroll\"><table><tr><th>rank</th>"
+               "the entrant may really stand; sets and games as of the last refit.</p><div "
+               "class=\"scroll\"><table><tr><th>rank</th>"
                "<th>entrant</th><th>author</th><th class=\"wide\">version</th><th>rating (95%%)"
                "</th><th class=\"wide\">rank interval</th><th class=\"n\">sets</th>"
                "<th class=\"n wide\">games</th><th class=\"n\">verdicts</th></tr>");
     int rows = 0;
+    sqlite3_bind_int64(st, 1, round);
     while (sqlite3_step(st) == SQLITE_ROW) {
         rows++;
         const char *name = col(st, 0), *status = col(st, 2);
@@ -362,8 +376,8 @@ static void board_body(sqlite3 *db, FILE *f, int stat)
         else
             fprintf(f, "<td>not rated yet</td><td class=\"wide\"></td><td class=\"n\">0</td>");
         long long g = sqlite3_column_int64(st, 12), err = sqlite3_column_int64(st, 13);
-        fprintf(f, "<td class=\"n wide\">%lld</td><td class=\"n\">%s%lld ok", g, err ? "" : "",
-                g - err);
+        fprintf(f, "<td class=\"n wide\">%lld</td><td class=\"n\">%lld ok", g,
+                g > err ? g - err : 0);
         if (err)
             fprintf(f, ", <span class=\"bad\">%lld erred</span>", err);
         fprintf(f, "</td></tr>");
