@@ -176,7 +176,7 @@ st, said = upload(alice, "../x", "python3", "bot.py", pybot)
 check("a bad bot name is refused", st == 400 and "name" in said, said)
 
 # ---- the check, the leaderboard ----
-deadline = time.time() + 40
+deadline = time.time() + (120 if os.environ.get("OKR_SANITIZE") == "1" else 40)
 while time.time() < deadline:
     rows = dict(db().execute("SELECT e.name, e.status FROM entrants e WHERE e.name IN "
                              "('alpy','bobc','bobcrash','alarc')"))
