@@ -221,8 +221,7 @@ if not mine:
                      "g.id DESC LIMIT 2").fetchall()
 others = c.execute("SELECT g.id FROM games g WHERE g.id NOT IN (SELECT s.game FROM game_seats s "
                    "JOIN entrants e ON e.id = s.entrant JOIN owners o ON o.entrant = e.name "
-                   "WHERE o.author = 'alice') AND g.id IN (SELECT s.game FROM game_seats s JOIN "
-                   "entrants e ON e.id = s.entrant WHERE e.name = 'bobc') LIMIT 1").fetchall()
+                   "WHERE o.author = 'alice') ORDER BY g.id DESC LIMIT 1").fetchall()
 boblogs = [f for f in os.listdir(os.path.join(L, "logs")) if f.endswith("-bobc.log")]
 c.close()
 record_seeds = []
@@ -257,12 +256,27 @@ for gid, game_id, _ in mine:
           % seat, data == okr_data(open(out).read()))
     check("... whose other seats' hands are hidden at the deal",
           all(h is None for i, h in enumerate(data["frames"][0]["hs"]) if i != seat))
+check("there is a game without alice's bots", len(others) == 1)
 if others:
     st, _, _ = req("GET", "/game?g=%d" % others[0][0], alice)
-    check("a game without her bot stays hidden from alice (403)", st == 403)
+    check("a game without her bots stays hidden from alice (403)", st == 403)
 for f in boblogs[:2]:
     st, _, _ = req("GET", "/log?f=" + f, alice)
     check("bob's log %s is refused to alice (403)" % f, st == 403)
+if others:
+    st, _, _ = req("POST", "/host", host, "action=reveal&name=0", form)
+    check("the host reveals the replays (0 hours after each game)", st == 200)
+    st, _, page = req("GET", "/game?g=%d" % others[0][0], alice)
+    gid = db().execute("SELECT game_id FROM games WHERE id = ?", (others[0][0],)).fetchone()[0]
+    record_seeds.append(str(json.loads(open(os.path.join(L, "records", gid + ".jsonl"))
+                                       .readline())["seed"]))
+    check("... then alice opens a game without her bot (the referee's page, without the seed)",
+          st == 200 and okr_data(page) is not None)
+    st, _, _ = req("POST", "/host", host, "action=reveal&name=never", form)
+    st2, _, _ = req("GET", "/game?g=%d" % others[0][0], alice)
+    check("... and hides them again", st == 200 and st2 == 403)
+    st, _, _ = req("POST", "/host", host, "action=reveal&name=soon", form)
+    check("a reveal setting that is no setting is refused (400)", st == 400)
 st, _, _ = req("GET", "/game?g=0%27", alice)
 check("a bad game number is refused (400)", st == 400)
 st, _, _ = req("GET", "/log?f=../league.db", host)

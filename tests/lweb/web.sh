@@ -4,7 +4,8 @@
 # greedy bot; a .tar.gz; hostile uploads refused with their reasons), the bots pass their
 # check and reach the leaderboard, an author sees her games as her seat saw them and nothing
 # of the other's (no hidden card, seed or log in any response), forged Origin, wrong Host,
-# bad secrets and missing cookies are refused, the host revokes and exports.
+# bad secrets and missing cookies are refused, the host reveals the replays and hides them
+# again, revokes an author and exports.
 source "$(dirname "$0")/../tour/lib.bash" "$@"
 L="$TMP/lg"
 cat >"$TMP/t.league" <<T
