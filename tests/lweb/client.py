@@ -305,6 +305,18 @@ for path, body in seen["alice"]:
 check("no response to alice (%d) holds a seed, a seeded game id or bob's log lines (%d lines)"
       % (len(seen["alice"]), len(bob_lines)), not leaks and len(bob_lines) > 0, "; ".join(leaks[:5]))
 
+# ---- the host holds and retires ----
+st, _, _ = req("POST", "/host", host, "action=hold&name=bobc", form)
+check("the host holds bobc back", st == 200)
+st, _, text = req("GET", "/")
+check("... and the leaderboard says why",
+      re.search(r"bobc</a><div class=\"why\">held: held back by the host", text) is not None)
+st, _, _ = req("POST", "/host", host, "action=retire&name=alarc", form)
+check("the host retires alarc", st == 200 and
+      dict(db().execute("SELECT name, status FROM entrants")).get("alarc") == "retired")
+st, _, _ = req("POST", "/host", host, "action=retire&name=nobody", form)
+check("retiring no entrant is refused (400)", st == 400)
+
 # ---- revoke, export ----
 st, _, text = req("POST", "/host", host, "action=revoke&name=alice", form)
 check("the host revokes alice", st == 200)
