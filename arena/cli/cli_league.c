@@ -1,5 +1,6 @@
 /* cli_league.c - `arena league SUBCOMMAND`: a league that runs for weeks (docs/league.md).
  * The work is the league room's (league/league.h); this file reads the command line. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +12,14 @@
 #include "league/league.h"
 #include "lweb/lweb.h"
 #include "tour/tourfile.h"
+#include "util/util.h"
 
 void ar_league_usage(FILE *out)
 {
     fputs("usage: arena league init DIR FILE\n"
           "       arena league add DIR NAME [--files PATH]... -- COMMAND [ARGS...]\n"
+          "       arena league add DIR NAME --archive FILE --cmd \"COMMAND\"\n"
+          "                        [--build \"COMMAND\"] [--build-secs N] [--build-mb M]\n"
           "       arena league retire DIR NAME\n"
           "       arena league status DIR\n"
           "       arena league standings DIR [--format text|json] [--all]\n"
@@ -33,6 +37,12 @@ void ar_league_usage(FILE *out)
           "  add        a new entrant, or a new version of NAME (its own entrant, linked to the\n"
           "             one before, which retires when the new one passes its check); works\n"
           "             while `run` runs; paths are taken against the current folder now\n"
+          "             --archive FILE (.tar.gz, .tar, .zip): unpacked into DIR.bots/NAME/vN\n"
+          "             (plain files and folders; 64 MiB, 32 MiB a file, 4096 entries); --build\n"
+          "             runs in the jail there (no network, --build-secs, default 120;\n"
+          "             --build-mb, default 1024; 64 tasks), its log DIR.bots/NAME/vN.build.log;\n"
+          "             --cmd runs in that folder (./PROGRAM for a program of its own). A\n"
+          "             refused archive or build is stored as a refused version, with why\n"
           "  retire     NAME's live version leaves the table; its games stay counted\n"
           "  status     entrants with status (new checking active refused retired held) and\n"
           "             why; the sets and games counted; the running `run`'s pid\n"
@@ -263,6 +273,100 @@ out:
     return status;
 }
 
+/* `add DIR NAME --archive FILE --cmd COMMAND [--build COMMAND] [--build-secs N]`: an upload. */
+static int add_archive_main(int argc, char **argv)
+{
+    /* argv[0] = "add", argv[1] = DIR, argv[2] = NAME */
+    const char *dir = argv[1], *name = argv[2], *file = NULL;
+    ar_league_upload up;
+    memset(&up, 0, sizeof up);
+    long long x;
+    for (int i = 3; i < argc; i++) {
+        const char *v = NULL;
+        int r;
+        if ((r = ar_flag(argc, argv, &i, "--archive", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            file = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--cmd", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            up.cmd = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--build", &v)) != 0) {
+            if (r < 0)
+                return AR_EXIT_USAGE;
+            up.build = v;
+        } else if ((r = ar_flag(argc, argv, &i, "--build-secs", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--build-secs", v, 1, 86400, &x) < 0)
+                return AR_EXIT_USAGE;
+            up.build_secs = (double)x;
+        } else if ((r = ar_flag(argc, argv, &i, "--build-mb", &v)) != 0) {
+            if (r < 0 || ar_parse_long("--build-mb", v, 16, 1 << 20, &x) < 0)
+                return AR_EXIT_USAGE;
+            up.build_mb = (uint32_t)x;
+        } else {
+            fprintf(stderr,
+                    "arena league add: '%s': with --archive, expected --cmd, --build, "
+                    "--build-secs or --build-mb\n",
+                    argv[i]);
+            return AR_EXIT_USAGE;
+        }
+    }
+    if (!up.cmd) {
+        fprintf(stderr, "arena league add: --archive needs --cmd \"COMMAND\" (./PROGRAM for a "
+                        "program in the archive)\n");
+        return AR_EXIT_USAGE;
+    }
+    ar_unpack_limits_default(&up.lim);
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        fprintf(stderr, "arena league add: --archive %s: %s\n", file, strerror(errno));
+        return AR_EXIT_USAGE;
+    }
+    /* at most what it may unpack to, and one byte more to know it is over */
+    size_t cap = (size_t)up.lim.max_total + 1, n = 0;
+    char *data = ar_xmalloc(cap);
+    for (size_t k; n < cap && (k = fread(data + n, 1, cap - n, f)) > 0;)
+        n += k;
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "arena league add: --archive %s: read error\n", file);
+        free(data);
+        return AR_EXIT_FAIL;
+    }
+    up.data = data;
+    up.len = n;
+    int status = AR_EXIT_OK;
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
+    sb.min = NULL;
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    if (up.build) {
+        /* the build runs in the jail: the league's [sandbox] minimum, as `run` */
+        char ini[PATH_MAX], err[1024];
+        snprintf(ini, sizeof ini, "%s/league.ini", dir);
+        if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+            fprintf(stderr, "arena league: %s\n", err);
+            status = AR_EXIT_USAGE;
+        } else {
+            sb.min = t.sandbox_min;
+            status = ar_sb_setup(&sb, 1, NULL, 0, &up.sandbox);
+        }
+    }
+    if (status == AR_EXIT_OK) {
+        char why[8192];
+        status = ar_league_add_archive(dir, name, &up, why, sizeof why);
+        if (status != AR_EXIT_OK)
+            fprintf(stderr, "arena league add: %s: %s\n", name, why);
+    }
+    ar_tour_free(&t);
+    ar_sb_args_free(&sb);
+    free(data);
+    return status;
+}
+
 int ar_league_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -280,6 +384,9 @@ int ar_league_main(int argc, char **argv)
     if (strcmp(sub, "add") == 0) {
         if (!need(argc, 3, sub))
             return AR_EXIT_USAGE;
+        for (int i = 3; i < argc && strcmp(argv[i], "--") != 0; i++)
+            if (strcmp(argv[i], "--archive") == 0)
+                return add_archive_main(argc, argv);
         char **files = calloc((size_t)argc, sizeof *files);
         int nfiles = 0, i = 3;
         for (; i < argc && strcmp(argv[i], "--") != 0; i++) {

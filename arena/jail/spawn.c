@@ -1223,6 +1223,7 @@ typedef struct mnt_entry {
                               (in a user namespace the bind then fails instead) */
     unsigned long remount; /* fallback MS_REMOUNT flags (keeps the source's locked flags) */
     char *target;          /* MNT_LINK: the symbolic link's text (malloc'ed) */
+    int rw;                /* a build's own folder (ar_jail.rw_bind): writable */
 } mnt_entry;
 
 enum { MAX_RLIMITS = 10 };
@@ -1552,10 +1553,11 @@ static void build_root(const child_args *a, int rep)
         }
         if (mount(e->path, p, NULL, MS_BIND | (e->own ? 0 : MS_REC), NULL) < 0)
             child_fail_arg(rep, AR_STEP_BIND, i);
-        /* read-only, no set-uid, no devices (but the devices themselves), recursively */
+        /* read-only (but a build's own folder), no set-uid, no devices (but the devices
+         * themselves), recursively */
         struct mount_attr ma;
         memset(&ma, 0, sizeof ma);
-        ma.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+        ma.attr_set = (e->rw ? 0 : MOUNT_ATTR_RDONLY) | MOUNT_ATTR_NOSUID |
                       (e->kind == MNT_DEV ? MOUNT_ATTR_NOEXEC : MOUNT_ATTR_NODEV);
         if (syscall(SYS_mount_setattr, AT_FDCWD, p, AT_RECURSIVE, &ma, sizeof ma) < 0) {
             if (errno != ENOSYS && errno != EINVAL)
@@ -1757,14 +1759,16 @@ static unsigned long remount_flags(const char *path, int dev)
 /* The jail's file system: system folders, devices, then the bot's binds. */
 static mnt_entry *plan_mounts(const ar_jail *j, int *n_out)
 {
-    int cap = 32, n = 0;
+    int cap = 33, n = 0;
     for (int i = 0; j->binds && j->binds[i]; i++)
         cap++;
     mnt_entry *m = ar_xcalloc((size_t)cap, sizeof *m);
-    for (int pass = 0; pass < 3; pass++) {
+    const char *rw[2] = {j->rw_bind, NULL};
+    for (int pass = 0; pass < 4; pass++) {
         const char *const *list = pass == 0   ? system_paths
                                   : pass == 1 ? device_paths
-                                              : (const char *const *)j->binds;
+                                  : pass == 2 ? (const char *const *)j->binds
+                                              : rw;
         for (int i = 0; list && list[i]; i++) {
             struct stat st;
             if (lstat(list[i], &st) < 0)
@@ -1793,7 +1797,15 @@ static mnt_entry *plan_mounts(const ar_jail *j, int *n_out)
                 e->kind = MNT_FILE;
             }
             e->remount = remount_flags(list[i], e->kind == MNT_DEV);
-            e->own = pass == 2;
+            e->own = pass >= 2;
+            if (pass == 3 && e->kind == MNT_DIR) {
+                e->rw = 1;
+                e->remount &= ~(unsigned long)MS_RDONLY;
+            } else if (pass == 3) {
+                free(e->target); /* a build's folder is a folder, never a link */
+                e->target = NULL;
+                continue;
+            }
             n++;
         }
     }
@@ -1975,8 +1987,10 @@ static void plan_rlimits(const ar_jail *j, unsigned facts, child_args *a)
     RL(RLIMIT_CORE, 0);
     if (!j || j->mode == AR_SB_OFF)
         return;
-    RL(RLIMIT_FSIZE, 0);
-    RL(RLIMIT_NOFILE, 64);
+    RL(RLIMIT_FSIZE, j->fsize_bytes);
+    RL(RLIMIT_NOFILE, j->nofile ? j->nofile : 64);
+    if (j->nproc)
+        RL(RLIMIT_NPROC, j->nproc);
     RL(RLIMIT_MSGQUEUE, 0);
     int native = !j->profile || strcmp(j->profile, "interpreted") != 0;
     /* a sanitized build (the project's ASan tests) cannot start under either limit: only the

@@ -52,6 +52,13 @@ typedef struct ar_jail {
     char *const *binds;          /* absolute paths shown read-only inside the jail, at the same
                                     place (the program's and script's folders, SDK folders) */
     char *const *env_extra;      /* "NAME=value" added to the fresh environment */
+    /* Added for build steps (jail/build.h); zero for a bot: */
+    const char *rw_bind;  /* an absolute folder shown read-WRITE at the same place (not
+                             recursive: a mount point inside is not shown); NULL = none */
+    uint64_t fsize_bytes; /* RLIMIT_FSIZE; 0 = no file may be written (a bot's rule) */
+    uint32_t nofile;      /* RLIMIT_NOFILE; 0 = 64 (a bot's) */
+    uint32_t nproc;       /* RLIMIT_NPROC, processes of the jail's uid; 0 = none (the cgroup's
+                             pids limit is the other layer) */
 } ar_jail;
 
 typedef struct ar_spawn_opts {

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,8 +20,10 @@
 #include <jansson.h>
 
 #include "db.h"
+#include "jail/build.h"
 #include "jail/spawn.h"
 #include "tour/tourfile.h"
+#include "unpack.h"
 #include "util/outlock.h"
 #include "util/util.h"
 
@@ -295,11 +298,13 @@ static int resolve_argv(char **argv, int argc, const char *dir, char *path, size
     return 0;
 }
 
-/* Insert a version of name: 1 + the last one, linked to it. Returns the new id, or -1. */
-static long long insert_entrant(sqlite3 *db, const char *name, const char *command,
-                                char *const *argv, const char *path, char *const *files,
-                                const char *cwd, const char *profile, uint32_t memory_mb,
-                                uint32_t startup_ms)
+/* Insert a version of name: 1 + the last one, linked to it; refused (not NULL): a version
+ * refused before its check, with that reason (an upload whose archive or build failed).
+ * Returns the new id, or -1. */
+static long long insert_entrant_as(sqlite3 *db, const char *name, const char *command,
+                                   char *const *argv, const char *path, char *const *files,
+                                   const char *cwd, const char *profile, uint32_t memory_mb,
+                                   uint32_t startup_ms, const char *refused)
 {
     sqlite3_stmt *q = lg_prep(db, "SELECT id, version FROM entrants WHERE name = ?1 ORDER BY "
                                   "version DESC LIMIT 1");
@@ -315,8 +320,8 @@ static long long insert_entrant(sqlite3 *db, const char *name, const char *comma
     sqlite3_finalize(q);
     sqlite3_stmt *st = lg_prep(
         db, "INSERT INTO entrants(name, version, prev, command, argv, path, files, cwd, profile, "
-            "memory_mb, startup_ms, status, added_at, changed_at) VALUES (?1, ?2, ?3, ?4, ?5, "
-            "?6, ?7, ?8, ?9, ?10, ?11, 'new', ?12, ?12)");
+            "memory_mb, startup_ms, status, reason, added_at, changed_at) VALUES (?1, ?2, ?3, "
+            "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?13, ?14, ?12, ?12)");
     if (!st)
         return -1;
     char *av = argv ? json_of_strv(argv) : NULL, *fv = files ? json_of_strv(files) : NULL;
@@ -338,6 +343,9 @@ static long long insert_entrant(sqlite3 *db, const char *name, const char *comma
     sqlite3_bind_int64(st, 10, memory_mb);
     sqlite3_bind_int64(st, 11, startup_ms);
     sqlite3_bind_double(st, 12, lg_now());
+    sqlite3_bind_text(st, 13, refused ? "refused" : "new", -1, SQLITE_STATIC);
+    if (refused)
+        sqlite3_bind_text(st, 14, refused, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     free(av);
@@ -346,11 +354,25 @@ static long long insert_entrant(sqlite3 *db, const char *name, const char *comma
         fprintf(stderr, "arena league: adding %s: %s\n", name, lg_errmsg(db));
         return -1;
     }
-    printf("arena league: %s version %d added (entrant %lld%s); `run` checks it before it "
-           "plays\n",
-           name, version, (long long)sqlite3_last_insert_rowid(db),
-           prev ? ", after the version before" : "");
+    if (refused)
+        printf("arena league: %s version %d refused (entrant %lld), the reason stored for "
+               "`arena league status`\n",
+               name, version, (long long)sqlite3_last_insert_rowid(db));
+    else
+        printf("arena league: %s version %d added (entrant %lld%s); `run` checks it before it "
+               "plays\n",
+               name, version, (long long)sqlite3_last_insert_rowid(db),
+               prev ? ", after the version before" : "");
     return sqlite3_last_insert_rowid(db);
+}
+
+static long long insert_entrant(sqlite3 *db, const char *name, const char *command,
+                                char *const *argv, const char *path, char *const *files,
+                                const char *cwd, const char *profile, uint32_t memory_mb,
+                                uint32_t startup_ms)
+{
+    return insert_entrant_as(db, name, command, argv, path, files, cwd, profile, memory_mb,
+                             startup_ms, NULL);
 }
 
 /* ---- init ---------------------------------------------------------------------------------- */
@@ -565,6 +587,213 @@ out:
     ar_spawn_argv_free(argv);
     ar_spawn_argv_free(own);
     free(command);
+    return status;
+}
+
+/* ---- add from an archive (an upload) ------------------------------------------------------- */
+
+int ar_league_bots_dir(const char *dir, char *out, size_t cap)
+{
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return -errno;
+    if (snprintf(out, cap, "%s.bots", real) >= (int)cap)
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+/* Remove a folder and what it holds, links as links; folders a build made unwritable are
+ * made writable first (pre-order pass). */
+static int rm_chmod(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)f;
+    if (flag == FTW_D && (st->st_mode & 0700) != 0700)
+        chmod(path, 0700);
+    return 0;
+}
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)f;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+static void rm_tree(const char *path)
+{
+    nftw(path, rm_chmod, 16, FTW_PHYS);
+    nftw(path, rm_one, 16, FTW_PHYS | FTW_DEPTH);
+}
+
+/* The last lines of a log, at most cap - 1 bytes, lines joined with " | ", non-printable bytes
+ * as '?'. */
+static void log_tail(const char *path, char *out, size_t cap)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    char buf[1024];
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    long from = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    size_t n = 0;
+    if (fseek(f, from, SEEK_SET) == 0)
+        n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *s = buf;
+    if (from > 0 && strchr(s, '\n'))
+        s = strchr(s, '\n') + 1; /* a whole first line */
+    size_t k = 0;
+    for (; *s && k + 4 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n') {
+            if (s[1] && k > 0) {
+                memcpy(out + k, " | ", 3);
+                k += 3;
+            }
+        } else
+            out[k++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+    }
+    out[k] = '\0';
+}
+
+int ar_league_add_archive(const char *dir, const char *name, const ar_league_upload *up, char *why,
+                          size_t cap)
+{
+    char none[1];
+    if (!why || !cap) {
+        why = none;
+        cap = sizeof none;
+    }
+    why[0] = '\0';
+    if (!valid_name(name)) {
+        snprintf(why, cap, "NAME: use 1 to 32 letters, digits, '_' or '-'");
+        return AR_EXIT_USAGE;
+    }
+    if (!up->cmd || !up->cmd[strspn(up->cmd, " \t")]) {
+        snprintf(why, cap, "no command");
+        return AR_EXIT_USAGE;
+    }
+    ar_unpack_limits lim = up->lim;
+    if (!lim.max_total || !lim.max_file || !lim.max_entries)
+        ar_unpack_limits_default(&lim);
+    if (up->len > lim.max_total) {
+        snprintf(why, cap, "the archive is over %llu bytes, all it may unpack to",
+                 (unsigned long long)lim.max_total);
+        return AR_EXIT_USAGE;
+    }
+    int status = AR_EXIT_FAIL, lock = -1;
+    sqlite3 *db = lg_db_open(dir, 0);
+    char root[PATH_MAX], vdir[PATH_MAX + 64], logp[PATH_MAX + 64], p[PATH_MAX];
+    char **argv = NULL, path[PATH_MAX], reason[8192], err[1024];
+    char *own[2] = {vdir, NULL};
+    int argc = 0, made = 0;
+    reason[0] = '\0';
+    vdir[0] = '\0';
+    if (!db) {
+        snprintf(why, cap, "%s is not a league's folder", dir);
+        goto out;
+    }
+    if (lg_frozen(db)) {
+        snprintf(why, cap, "%s is frozen for its final: no entrant joins", dir);
+        status = AR_EXIT_USAGE;
+        goto out;
+    }
+    /* DIR.bots/NAME/vN: beside the league's folder, never in it (every bot is kept from the
+     * league's folder, which holds the seed and every record) */
+    int rc = ar_league_bots_dir(dir, root, sizeof root);
+    if (rc == 0 && snprintf(p, sizeof p, "%s/%s", root, name) < (int)sizeof p)
+        rc = ar_mkdir_p(p);
+    if (rc < 0) {
+        snprintf(why, cap, "%s: %s", root, strerror(-rc));
+        goto out;
+    }
+    /* one upload of NAME at a time */
+    snprintf(logp, sizeof logp, "%s/.lock", p);
+    lock = open(logp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+        snprintf(why, cap, "%s: %s", logp, strerror(errno));
+        goto out;
+    }
+    int version = 1;
+    sqlite3_stmt *q = lg_prep(db, "SELECT max(version) FROM entrants WHERE name = ?1");
+    if (!q)
+        goto out;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        version = sqlite3_column_int(q, 0) + 1;
+    sqlite3_finalize(q);
+    snprintf(vdir, sizeof vdir, "%s/v%d", p, version);
+    snprintf(logp, sizeof logp, "%s/v%d.build.log", p, version);
+    if (mkdir(vdir, 0755) < 0) {
+        snprintf(why, cap, "%s: %s%s", vdir, strerror(errno),
+                 errno == EEXIST ? " (left by an upload that was stopped? remove it)" : "");
+        vdir[0] = '\0';
+        goto out;
+    }
+    made = 1;
+    if (ar_unpack(up->data, up->len, vdir, &lim, err, sizeof err) < 0) {
+        snprintf(reason, sizeof reason, "refused before its check: its archive: %s", err);
+        goto refuse;
+    }
+    if (up->build && up->build[strspn(up->build, " \t")]) {
+        ar_build b = {.dir = vdir,
+                      .command = up->build,
+                      .secs = up->build_secs > 0 ? up->build_secs : 120,
+                      .memory_mb = up->build_mb,
+                      .mode = up->sandbox.mode,
+                      .userns = up->sandbox.userns,
+                      .log_path = logp};
+        if (ar_build_run(&b, err, sizeof err) < 0) {
+            char tail[700];
+            log_tail(logp, tail, sizeof tail);
+            snprintf(reason, sizeof reason,
+                     "refused before its check: its build failed: %s (log: %s; its end: %s)", err,
+                     logp, tail[0] ? tail : "empty");
+            goto refuse;
+        }
+    }
+    if (ar_spawn_split(up->cmd, &argv, &argc, err, sizeof err) < 0) {
+        snprintf(reason, sizeof reason, "refused before its check: its command: %s", err);
+        goto refuse;
+    }
+    /* the program: a path in its folder (./bot) or a name in PATH (python3) */
+    if (resolve_argv(argv, argc, vdir, path, sizeof path, name) < 0) {
+        snprintf(reason, sizeof reason,
+                 "refused before its check: its command: %s not found (a program of its own is "
+                 "named ./PROGRAM, relative to its folder)",
+                 argv[0]);
+        goto refuse;
+    }
+    if (lg_exec(db, "BEGIN IMMEDIATE", "add") < 0)
+        goto out;
+    if (insert_entrant(db, name, up->cmd, argv, path, own, vdir, NULL, 0, 0) < 0) {
+        lg_exec(db, "ROLLBACK", "add");
+        goto out;
+    }
+    if (lg_exec(db, "COMMIT", "add") == 0) {
+        status = AR_EXIT_OK;
+        made = 0; /* the version's folder stays */
+    }
+    goto out;
+refuse:
+    /* stored, so that its author sees why (status, the web face) */
+    snprintf(why, cap, "%s", reason);
+    if (lg_exec(db, "BEGIN IMMEDIATE", "add") == 0) {
+        if (insert_entrant_as(db, name, up->cmd, NULL, NULL, NULL, NULL, NULL, 0, 0, reason) < 0 ||
+            lg_exec(db, "COMMIT", "add") < 0)
+            lg_exec(db, "ROLLBACK", "add");
+    }
+out:
+    if (made && vdir[0])
+        rm_tree(vdir);
+    if (lock >= 0)
+        close(lock);
+    ar_spawn_argv_free(argv);
+    sqlite3_close(db);
     return status;
 }
 

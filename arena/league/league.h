@@ -22,6 +22,7 @@
 
 #include "jail/sandbox.h"
 #include "tour/tournament.h"
+#include "unpack.h"
 
 /* `arena league init DIR FILE`: check FILE (every error names FILE:LINE), create DIR (new or
  * empty), copy FILE into it as league.ini, create league.db and add FILE's entrants. Returns
@@ -34,6 +35,37 @@ int ar_league_init(const char *dir, const char *file);
  * checked by `run` before it plays. */
 int ar_league_add(const char *dir, const char *name, char *const *files, int nfiles,
                   char *const *cmd, int ncmd);
+
+/* An uploaded version (docs/league.md, "Archive submissions"). */
+typedef struct ar_league_upload {
+    const void *data;       /* the archive (.tar.gz, .tar, .zip), in memory */
+    size_t len;             /* at most lim.max_total */
+    const char *cmd;        /* its command, a command string (spawn.h ar_spawn_split): a program
+                               of its own as ./PROGRAM, relative to its folder, or a name in
+                               PATH (python3 bot.py); run with its folder as the current one */
+    const char *build;      /* NULL or "": no build step; else a command string run in the jail
+                               in its folder (jail/build.h) */
+    double build_secs;      /* the build's time limit; 0: 120 */
+    uint32_t build_mb;      /* the build's memory; 0: 1024 */
+    ar_unpack_limits lim;   /* all zero: ar_unpack_limits_default */
+    ar_sandbox_cfg sandbox; /* mode and userns, for the build */
+} ar_league_upload;
+
+/* `arena league add DIR NAME --archive FILE --cmd COMMAND [--build COMMAND]`: unpack the
+ * archive into the version's own folder, DIR.bots/NAME/vN (beside the league's folder, which
+ * no bot may see; `ar_league_bots_dir`), run the build step there in the jail (its log is
+ * DIR.bots/NAME/vN.build.log), and add the version as `add` does: `run` checks it before it
+ * plays. A refusal (the archive, the build, the command) removes the version's folder, is
+ * stored as a refused version with the reason (so that its author sees it), and is in why.
+ * Returns AR_EXIT_OK, AR_EXIT_FAIL (refused or failed: why says why) or AR_EXIT_USAGE.
+ * It blocks until the build ends (its time limit at most): call it off a server's event loop,
+ * and let no waitpid(-1) reap the build's process meanwhile (it waits for that pid). Uploads
+ * of one NAME are serialized by a lock in DIR.bots/NAME/. */
+int ar_league_add_archive(const char *dir, const char *name, const ar_league_upload *up, char *why,
+                          size_t cap);
+
+/* The folder of DIR's uploaded versions: realpath(DIR) + ".bots", into out. 0 or -errno. */
+int ar_league_bots_dir(const char *dir, char *out, size_t cap);
 
 /* `arena league retire DIR NAME`: the latest version of NAME leaves the live table; its games
  * stay counted. */

@@ -113,6 +113,10 @@ static void fail(unpack *u, const char *fmt, ...)
         snprintf(u->err, u->errlen, "%s: %s", u->name, why);
     else
         snprintf(u->err, u->errlen, "%s", why);
+    /* one line of printable text, whatever the archive's names and libarchive's messages hold */
+    for (char *c = u->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
 }
 
 /* Remove everything inside the folder fd (not the folder), never following a link. depth
@@ -495,7 +499,8 @@ int ar_unpack(const void *data, size_t len, const char *dir, const ar_unpack_lim
         /* a tar's overhead: 512 bytes of header and up to 511 of padding an entry, pax and
          * GNU long-name headers (names are at most 1 KiB), the end blocks */
         g = ar_xcalloc(1, sizeof *g);
-        g->cap = lim->max_total + (uint64_t)lim->max_entries * 4096 + ((uint64_t)1 << 20);
+        uint64_t extra = (uint64_t)lim->max_entries * 4096 + ((uint64_t)1 << 20);
+        g->cap = lim->max_total > UINT64_MAX - extra ? UINT64_MAX : lim->max_total + extra;
         g->z.next_in = (unsigned char *)(uintptr_t)bytes;
         g->z.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;
         if (inflateInit2(&g->z, 15 + 16) != Z_OK) {

@@ -115,6 +115,10 @@ def cases(sentinel):
         "is a file", ""
     yield "control.tar.gz", tar_bytes([(ti("bad\nname"), b"1")]), "control character", ""
     yield "deep.tar.gz", tar_bytes([(ti("d/" * 40 + "f"), b"1")]), "deeper than", ""
+    yield "long-name.tar.gz", tar_bytes([(ti("d/" * 600 + "f"), b"1")]), "name longer than", ""
+    # a pax header of 50 MiB (51 KiB compressed): libarchive's own limit, not our memory
+    yield "pax-huge.tar.gz", tar_bytes([(ti("x", pax_headers={"comment": "A" * (50 * MIB)}),
+                                         b"1")]), "corrupt archive", ""
 
 
 def main():
