@@ -199,6 +199,7 @@ static int run_main(int argc, char **argv)
         goto out;
     o.stdout_cap = (uint64_t)sb.stdout_cap;
     if (web) {
+        lw_set_sandbox(web, &o.sandbox);
         if (lw_start(web, err, sizeof err) < 0) {
             fprintf(stderr, "arena league run: %s\n", err);
             status = AR_EXIT_FAIL;

@@ -40,7 +40,7 @@
 #include "web/multipart.h"
 #include "web/web.h"
 
-enum { MAX_PARTS = 8, LOG_MAX = 1 << 20, BOARD_TTL_MS = 2000 };
+enum { MAX_PARTS = 8, LOG_MAX = 1 << 20, BOARD_TTL_MS = 2000, MAX_WORKERS = 4 };
 
 struct lw_server {
     lw_opts o;
@@ -55,6 +55,9 @@ struct lw_server {
     struct event *term;
     aw_server *web;
     sqlite3 *db;
+    ar_sandbox_cfg sandbox;     /* for the builds of uploads (lw_set_sandbox) */
+    pid_t workers[MAX_WORKERS]; /* builds of uploads running (0: free) */
+    struct event *reap;
     char *board; /* the leaderboard's body, and when it was made */
     size_t board_len;
     double board_ms;
@@ -1019,10 +1022,13 @@ static void submit_form(page *p, const char *note, int bad)
         fprintf(p->f, "<option value=\"%s\">%s</option>", RUNTIMES[i][0], RUNTIMES[i][1]);
     fprintf(p->f, "</select></label><label>For an archive (.tar.gz, .tgz, .tar, .zip of the "
                   "bot's folder): the file to run, inside it <input name=\"entry\" "
-                  "maxlength=\"200\" placeholder=\"bot.py\"></label><button>Upload</button>"
+                  "maxlength=\"200\" placeholder=\"bot.py\"></label><label>For an archive: a "
+                  "build step run in the jail in its folder first (optional) <input "
+                  "name=\"build\" maxlength=\"200\" placeholder=\"cc -O2 -o bot bot.c\">"
+                  "</label><button>Upload</button>"
                   "</fieldset></form><p>A new version plays one check set against @random and "
                   "@greedy first; any verdict (crash, time-out, illegal action) refuses it and "
-                  "its page says why. Build steps are not taken yet: upload what runs.</p>");
+                  "its page says why.</p>");
 }
 
 /* Run fn with stderr into a buffer: the league's commands say why on stderr */
@@ -1086,6 +1092,103 @@ static int entry_ok(const char *e)
            strlen(e);
 }
 
+static int build_ok(const char *b)
+{
+    for (const char *c = b; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* An archive goes through the league's own upload path (ar_league_add_archive: unpacked into
+ * DIR.bots/NAME/vN, built in the jail, added; a refusal is stored as a refused version with
+ * its reason). Without a build step it is quick and answered at once; a build may take
+ * minutes, so it runs in a worker process of its own and the author's page follows it. */
+typedef struct archive_job {
+    const char *dir, *name;
+    ar_league_upload up;
+    sqlite3 *inherited; /* the server's connection, as the fork copied it */
+} archive_job;
+
+static void archive_worker(void *arg)
+{
+    archive_job *j = arg;
+    char why[1024];
+    prctl(PR_SET_NAME, "arena:upload", 0, 0, 0);
+    /* The fork copied the server's connection, whose file the worker no longer has open.
+     * SQLite shares one open file per inode among a process's connections, so a new one here
+     * would use that closed descriptor ("disk I/O error (Bad file descriptor)"): close the
+     * copy first (its close and unlock of the missing descriptor fail harmlessly: no file
+     * of the worker's has a number above 2 yet). */
+    sqlite3_close(j->inherited);
+    ar_league_add_archive(j->dir, j->name, &j->up, why, sizeof why);
+}
+
+static void reap_workers(lw_server *s)
+{
+    for (int i = 0; i < MAX_WORKERS; i++)
+        if (s->workers[i] > 0 && waitpid(s->workers[i], NULL, WNOHANG) == s->workers[i]) {
+            ar_spawn_reaped(s->workers[i]);
+            s->workers[i] = 0;
+        }
+}
+
+static void on_reap(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    reap_workers(arg);
+}
+
+static void upload_archive(lw_server *s, struct evhttp_request *req, const char *name,
+                           const char *runtime, const char *entry, const char *build,
+                           const aw_part *pf, char *why, size_t cap, int *status)
+{
+    (void)req;
+    char cmd[256];
+    if (strcmp(runtime, "exec") == 0)
+        snprintf(cmd, sizeof cmd, "./%s", entry);
+    else
+        snprintf(cmd, sizeof cmd, "%s %s", runtime, entry);
+    archive_job j = {.dir = s->dir, .name = name, .inherited = s->db};
+    j.up.data = pf->data;
+    j.up.len = pf->len;
+    j.up.cmd = cmd;
+    j.up.build = build[0] ? build : NULL;
+    j.up.sandbox = s->sandbox;
+    if (!build[0]) {
+        char said[768];
+        if (ar_league_add_archive(s->dir, name, &j.up, said, sizeof said) == AR_EXIT_OK) {
+            *status = 200;
+            snprintf(why, cap, "Taken: %s waits for its check; its page follows the check.", name);
+        } else
+            snprintf(why, cap, "refused: %s", said[0] ? said : "the league did not take it");
+        return;
+    }
+    reap_workers(s);
+    int slot = -1;
+    for (int i = 0; i < MAX_WORKERS && slot < 0; i++)
+        if (s->workers[i] == 0)
+            slot = i;
+    if (slot < 0) {
+        *status = 503;
+        snprintf(why, cap, "%d builds are running: try again in a minute", MAX_WORKERS);
+        return;
+    }
+    pid_t pid = ar_spawn_worker(archive_worker, &j, -1); /* the child has its own copy of j */
+    if (pid < 0) {
+        *status = 500;
+        snprintf(why, cap, "the build could not be started: %s", strerror((int)-pid));
+        return;
+    }
+    s->workers[slot] = pid;
+    *status = 200;
+    snprintf(why, cap,
+             "Taken: %s is being unpacked and built (at most a few minutes); its page and "
+             "this one show what became of it.",
+             name);
+}
+
 static int safe_filename(const char *f)
 {
     return f[0] && f[0] != '.' && strlen(f) < 100 &&
@@ -1132,6 +1235,10 @@ static void on_submit(struct evhttp_request *req, void *arg)
     const aw_part *pf = np > 0 ? aw_multipart_find(parts, np, "file") : NULL;
     const aw_part *pr = np > 0 ? aw_multipart_find(parts, np, "runtime") : NULL;
     const aw_part *pe = np > 0 ? aw_multipart_find(parts, np, "entry") : NULL;
+    const aw_part *pb = np > 0 ? aw_multipart_find(parts, np, "build") : NULL;
+    char build[208] = "";
+    if (pb && pb->len < sizeof build)
+        memcpy(build, pb->data, pb->len), build[pb->len] = 0;
     char name[40] = "", runtime[16] = "", path[PATH_MAX] = "", entry[208] = "";
     int archive = pf && is_archive(pf->filename);
     if (pe && pe->len < sizeof entry)
@@ -1154,11 +1261,20 @@ static void on_submit(struct evhttp_request *req, void *arg)
         else if (!safe_filename(pf->filename))
             snprintf(why, sizeof why,
                      "the file's name may hold only A-Z a-z 0-9 _ . - and not start with a dot");
+        else if (pb && (pb->len >= sizeof build || !build_ok(build)))
+            snprintf(why, sizeof why,
+                     "the build step is one line of printable characters, at most 200");
+        else if (!archive && build[0])
+            snprintf(why, sizeof why, "a build step needs an archive of the bot's folder");
         else if (archive && !entry_ok(entry))
             snprintf(why, sizeof why,
                      "an archive needs the file to run inside it: a relative path of A-Z a-z "
                      "0-9 _ . - / without \"..\"");
         else if (ar_league_claim(s->dir, name, w.name, why, sizeof why) == 0) {
+            if (archive) {
+                upload_archive(s, req, name, runtime, entry, build, pf, why, sizeof why, &status);
+                goto answer;
+            }
             /* UPLOADS/NAME/TIME/FILE: a folder of its own per upload, outside the league's
              * folder (a bot's files must not show it the records) */
             char up[PATH_MAX], stamp[40];
@@ -1170,42 +1286,6 @@ static void on_submit(struct evhttp_request *req, void *arg)
             snprintf(up, sizeof up, "%s/%s/%s-%06ld", s->uploads, name, stamp, ts.tv_nsec / 1000);
             int rc = ar_mkdir_p(up);
             int fd = -1;
-            if (rc == 0 && archive) {
-                ar_unpack_limits lim;
-                ar_unpack_limits_default(&lim);
-                char uerr[512];
-                struct stat sb;
-                size_t un = strlen(up);
-                if (ar_unpack(pf->data, pf->len, up, &lim, uerr, sizeof uerr) < 0) {
-                    snprintf(why, sizeof why, "the archive is refused: %s", uerr);
-                    goto answer;
-                }
-                if (un + strlen(entry) + 2 >= sizeof path) {
-                    snprintf(why, sizeof why, "the path of the file to run is too long");
-                    goto answer;
-                }
-                memcpy(path, up, un);
-                path[un] = '/';
-                memcpy(path + un + 1, entry, strlen(entry) + 1);
-                /* the entry must be a plain file unpacked here (ar_unpack makes no links) */
-                if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-                    snprintf(why, sizeof why, "the archive holds no file %s to run", entry);
-                    goto answer;
-                }
-                addargs a = {.dir = s->dir, .name = name, .files = {up}, .nfiles = 1};
-                if (strcmp(runtime, "exec") != 0)
-                    a.argv[a.argc++] = (char *)runtime;
-                a.argv[a.argc++] = path;
-                char said[768];
-                if (captured(do_add, &a, said, sizeof said) == AR_EXIT_OK) {
-                    status = 200;
-                    snprintf(why, sizeof why,
-                             "Taken: %s waits for its check; its page follows the check.", name);
-                } else
-                    snprintf(why, sizeof why, "refused: %s",
-                             said[0] ? said : "the league did not take it");
-                goto answer;
-            }
             if (rc == 0) {
                 size_t un = strlen(up), fn = strlen(pf->filename);
                 if (un + fn + 2 < sizeof path) {
@@ -1510,8 +1590,13 @@ static void server_main(void *arg)
     aw_server_route(s->web, "/host", on_host, s);
     s->term = evsignal_new(s->base, SIGTERM, on_term, s);
     event_add(s->term, NULL);
+    struct timeval every = {1, 0};
+    s->reap = event_new(s->base, -1, EV_PERSIST, on_reap, s);
+    event_add(s->reap, &every);
     event_base_dispatch(s->base);
+    event_free(s->reap);
     event_free(s->term);
+    /* builds still running end with the server (they die with it: PR_SET_PDEATHSIG) */
     aw_server_free(s->web);
     event_base_free(s->base);
     sqlite3_close(s->db);
@@ -1579,6 +1664,11 @@ int lw_start(lw_server *s, char *err, size_t cap)
     close(s->listen_fd);
     s->listen_fd = -1;
     return 0;
+}
+
+void lw_set_sandbox(lw_server *s, const ar_sandbox_cfg *sb)
+{
+    s->sandbox = *sb;
 }
 
 const char *lw_url(const lw_server *s)

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "jail/sandbox.h"
+
 typedef struct lw_opts {
     const char *dir;     /* the league's folder */
     const char *addr;    /* NULL: 127.0.0.1; else an IPv4 address to listen on */
@@ -30,6 +32,8 @@ typedef struct lw_server lw_server;
 /* Bind (before the sandbox takes the network), make the authors' tables and the host's secret
  * (DIR/host.token, 0600) and write DIR/web.url. NULL with the reason in err. */
 lw_server *lw_bind(const lw_opts *o, char *err, size_t cap);
+/* How the builds of uploaded archives are confined (the run's sandbox, once set up). */
+void lw_set_sandbox(lw_server *s, const ar_sandbox_cfg *sb);
 /* Start the server process. 0, or -1 with the reason in err. */
 int lw_start(lw_server *s, char *err, size_t cap);
 /* The base URL ("http://127.0.0.1:PORT") and the host's sign-in link. */

@@ -78,8 +78,11 @@ def multipart(fields, files):
     return out.getvalue(), {"Content-Type": "multipart/form-data; boundary=" + b}
 
 
-def upload(who, name, runtime, fname, data, entry=""):
-    body, h = multipart({"name": name, "runtime": runtime, "entry": entry}, {"file": (fname, data)})
+def upload(who, name, runtime, fname, data, entry="", build=None):
+    fields = {"name": name, "runtime": runtime, "entry": entry}
+    if build is not None:
+        fields["build"] = build
+    body, h = multipart(fields, {"file": (fname, data)})
     st, _, text = req("POST", "/submit", who, body, h)
     m = re.search(r'id="outcome">([^<]*)', text)
     return st, m.group(1) if m else ""
@@ -161,10 +164,16 @@ check("bob uploads a bot that exits at once (taken, to be checked)", st == 200, 
 st, said = upload(alice, "alarc", "python3", "bot.tar.gz", targz([("bot/main.py", pybot)]),
                   "bot/main.py")
 check("alice uploads a .tar.gz of her bot", st == 200 and said.startswith("Taken"), said)
+st, said = upload(alice, "albuilt", "python3", "b.tar.gz", targz([("src/main.py", pybot)]),
+                  "built.py", "cp src/main.py built.py")
+check("alice uploads a .tar.gz with a build step (built in a worker)",
+      st == 200 and "being unpacked and built" in said, said)
+st, said = upload(alice, "x", "python3", "bot.py", pybot, "", "make")
+check("a build step without an archive is refused", st == 400 and "archive" in said, said)
 st, said = upload(alice, "evil", "python3", "evil.tar.gz",
                   targz([("../outside.py", pybot)]), "outside.py")
 check("an archive with '..' is refused with its reason",
-      st == 400 and "archive is refused" in said and ".." in said, said)
+      st == 400 and "archive" in said and "..&quot; in the path" in said, said)
 st, said = upload(bob, "alpy", "exec", "greedy_bot", cbot)
 check("another author's bot name is refused with its reason",
       st == 400 and "belongs to another author" in said, said)
@@ -179,15 +188,16 @@ check("a bad bot name is refused", st == 400 and "name" in said, said)
 deadline = time.time() + (120 if os.environ.get("OKR_SANITIZE") == "1" else 40)
 while time.time() < deadline:
     rows = dict(db().execute("SELECT e.name, e.status FROM entrants e WHERE e.name IN "
-                             "('alpy','bobc','bobcrash','alarc')"))
+                             "('alpy','bobc','bobcrash','alarc','albuilt')"))
     ranked = {n for (n,) in db().execute(
         "SELECT e.name FROM ratings r JOIN entrants e ON e.id = r.entrant WHERE r.round = "
         "(SELECT max(round) FROM rounds) AND r.rank IS NOT NULL AND r.games > 0")}
-    if rows.get("bobcrash") == "refused" and {"alpy", "bobc", "alarc"} <= ranked:
+    if rows.get("bobcrash") == "refused" and {"alpy", "bobc", "alarc", "albuilt"} <= ranked:
         break
     time.sleep(0.5)
 check("both bots pass their check and are rated", {"alpy", "bobc"} <= ranked, str(rows))
 check("the archive's bot too", "alarc" in ranked, str(rows))
+check("and the built one", "albuilt" in ranked, str(rows))
 check("the crashing bot is refused by its check", rows.get("bobcrash") == "refused", str(rows))
 st, _, text = req("GET", "/")
 check("the leaderboard shows them with their authors",
