@@ -255,7 +255,8 @@ for gid, game_id, _ in mine:
     seat = data.get("seat") if data else None
     check("alice opens her game %d as one of her seats saw it (seat %s: %s)" %
           (gid, seat, header["names"][seat] if isinstance(seat, int) else "?"),
-          isinstance(seat, int) and header["names"][seat].split(".v")[0] in ("alpy", "alarc"),
+          isinstance(seat, int) and
+          header["names"][seat].split(".v")[0] in ("alpy", "alarc", "albuilt"),
           "%d" % st)
     if not isinstance(seat, int):
         continue
