@@ -5,7 +5,7 @@
 
 A room is a folder with one job (arena/README.md). From the bottom up:
 
-    engine < proto < util < jail < match < tour < league < view < web < play < live < cli
+    engine < proto < util < jail < match < tour < league < view < web < play < live < lweb < cli
 
 A file may include headers of its own room and of the rooms below it, never above: the engine
 includes only the engine, nothing under arena/ includes arena/cli/, the jail knows nothing of
@@ -31,7 +31,7 @@ from csource import blank  # noqa: E402  comments and literals blanked, lines ke
 
 # Rooms from the bottom up: a room may include itself and every room before it.
 ORDER = ["engine", "proto", "util", "jail", "match", "tour", "league", "view", "web", "play",
-         "live", "cli"]
+         "live", "lweb", "cli"]
 ROOM_DIRS = {
     "engine": "engine",
     "proto": "proto",
@@ -44,6 +44,7 @@ ROOM_DIRS = {
     "web": "arena/web",
     "play": "arena/play",
     "live": "arena/live",
+    "lweb": "arena/lweb",
     "cli": "arena/cli",
     "sdk": "sdk/c",
     "pyokr": "sdk/python/okr",
@@ -67,6 +68,7 @@ USERS = {
     "tests/web": BELOW["web"],
     "tests/play": BELOW["play"],
     "tests/live": BELOW["live"],
+    "tests/lweb": BELOW["lweb"],
     "tests/cli": BELOW["cli"],
     "tests/sdk": BELOW["sdk"],
     "tests/hostile": BELOW["sdk"],

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "jail/sandbox.h"
 #include "league/league.h"
+#include "lweb/lweb.h"
 #include "tour/tourfile.h"
 #include "util/util.h"
 
@@ -24,7 +25,10 @@ void ar_league_usage(FILE *out)
           "       arena league standings DIR [--format text|json] [--all]\n"
           "       arena league final DIR [--deals N] [--jobs J] [--quiet] [sandbox flags]\n"
           "       arena league export DIR OUT\n"
+          "       arena league export DIR -o SITE   (the public pages, static)\n"
+          "       arena league author add|revoke DIR NAME\n"
           "       arena league run DIR [--init FILE] [--jobs J] [--sets N] [--hold-s S]\n"
+          "                            [--serve [ADDR:]PORT [--serve-host NAME]]\n"
           "                            [--quiet] [sandbox flags]\n"
           "A league is a folder that stays up while bots join and improve (docs/league.md).\n"
           "  init       make DIR from FILE: a .tour file with [league] (name, rules, rule, seats,\n"
@@ -56,7 +60,13 @@ void ar_league_usage(FILE *out)
           "             --init FILE  `init DIR FILE` first when DIR holds no league yet\n"
           "             --jobs J   sets at once (default: the file's jobs, else the CPUs)\n"
           "             --hold-s S how long an entrant failing most of its recent games is\n"
-          "                        held back (default 60)\n",
+          "                        held back (default 60)\n"
+          "             --serve [ADDR:]PORT  the league's web face (leaderboard, entrant pages,\n"
+          "                        authors' sign-in and uploads, the host's page) on\n"
+          "                        127.0.0.1:PORT, or on ADDR (behind a TLS proxy: say its\n"
+          "                        name with --serve-host)\n"
+          "  author     add NAME: print a sign-in link for a new author (or a new link);\n"
+          "             revoke NAME: the author's link and sessions stop working\n",
           out);
     ar_sb_usage(out);
 }
@@ -84,10 +94,24 @@ static int run_main(int argc, char **argv)
     int status = AR_EXIT_USAGE;
     ar_tour t;
     memset(&t, 0, sizeof t);
+    const char *serve = NULL, *serve_host = NULL;
+    lw_server *web = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
         long long x;
+        if ((r = ar_flag(argc, argv, &i, "--serve", &v)) != 0) {
+            if (r < 0)
+                goto out;
+            serve = v;
+            continue;
+        }
+        if ((r = ar_flag(argc, argv, &i, "--serve-host", &v)) != 0) {
+            if (r < 0)
+                goto out;
+            serve_host = v;
+            continue;
+        }
         if ((r = ar_flag(argc, argv, &i, "--jobs", &v)) != 0) {
             if (r < 0 || ar_parse_long("--jobs", v, 1, 4096, &x) < 0)
                 goto out;
@@ -144,14 +168,51 @@ static int run_main(int argc, char **argv)
     }
     if (!sb.min)
         sb.min = t.sandbox_min;
+    if (serve) {
+        /* [ADDR:]PORT; bound now, before the sandbox takes the network away */
+        char addr[64] = "";
+        const char *colon = strrchr(serve, ':');
+        long long port;
+        if (colon && (size_t)(colon - serve) < sizeof addr)
+            memcpy(addr, serve, (size_t)(colon - serve)), addr[colon - serve] = 0;
+        if (ar_parse_long("--serve", colon ? colon + 1 : serve, 0, 65535, &port) < 0)
+            goto out;
+        lw_opts lo = {
+            .dir = dir, .addr = addr[0] ? addr : NULL, .port = (int)port, .host = serve_host};
+        web = lw_bind(&lo, err, sizeof err);
+        if (!web) {
+            fprintf(stderr, "arena league run: %s\n", err);
+            status = AR_EXIT_FAIL;
+            goto out;
+        }
+        if (addr[0] && strcmp(addr, "127.0.0.1") != 0)
+            fprintf(stderr,
+                    "arena league run: warning: --serve %s listens beyond this machine; the pages "
+                    "and sign-in links travel in clear: put it behind a TLS proxy (--serve-host "
+                    "NAME names it)\n",
+                    serve);
+    }
     o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
     o.sandbox.pids = (int)sb.pids;
     status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
     if (status != AR_EXIT_OK)
         goto out;
     o.stdout_cap = (uint64_t)sb.stdout_cap;
+    if (web) {
+        lw_set_sandbox(web, &o.sandbox);
+        if (lw_start(web, err, sizeof err) < 0) {
+            fprintf(stderr, "arena league run: %s\n", err);
+            status = AR_EXIT_FAIL;
+            goto out;
+        }
+        printf("arena league: the league's pages are on %s/\n"
+               "arena league: the host signs in with %s (also in %s/host.token)\n",
+               lw_url(web), lw_host_link(web), dir);
+        fflush(stdout);
+    }
     status = ar_league_run(dir, &o);
 out:
+    lw_stop(web);
     ar_tour_free(&t);
     ar_sb_args_free(&sb);
     return status;
@@ -350,6 +411,14 @@ int ar_league_main(int argc, char **argv)
         free(files);
         return st;
     }
+    if (strcmp(sub, "author") == 0) {
+        if (argc != 4 || (strcmp(argv[1], "add") != 0 && strcmp(argv[1], "revoke") != 0)) {
+            fprintf(stderr, "usage: arena league author add|revoke DIR NAME\n");
+            return AR_EXIT_USAGE;
+        }
+        return strcmp(argv[1], "add") == 0 ? ar_league_author_add(argv[2], argv[3])
+                                           : ar_league_author_revoke(argv[2], argv[3]);
+    }
     if (strcmp(sub, "retire") == 0) {
         if (!need(argc, 3, sub))
             return AR_EXIT_USAGE;
@@ -381,6 +450,8 @@ int ar_league_main(int argc, char **argv)
     if (strcmp(sub, "export") == 0) {
         if (!need(argc, 3, sub))
             return AR_EXIT_USAGE;
+        if (argc == 4 && strcmp(argv[2], "-o") == 0)
+            return lw_export(argv[1], argv[3]);
         return ar_league_export(argv[1], argv[2]);
     }
     if (strcmp(sub, "final") == 0) {

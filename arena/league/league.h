@@ -16,6 +16,7 @@
 #ifndef AR_LEAGUE_H
 #define AR_LEAGUE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -111,5 +112,40 @@ int ar_league_export(const char *dir, const char *out);
  * `status` reads. Returns the league.lock fd (keep both open as long as the lock is wanted),
  * or -1 after printing who holds it (*folder_fd is then -1). */
 int ar_league_lock(const char *dir, int *folder_fd);
+
+/* ---- Authors and the host, for the web face (authors.c, arena/lweb) --------------------------
+ * An author signs in with a secret link; league.db keeps only the secret's SHA-256. */
+
+struct sqlite3;
+
+/* `arena league author add DIR NAME`: a new secret for NAME (a new author, or a new link that
+ * voids the old one), printed as the sign-in link (DIR/web.url's base when `run --serve` wrote
+ * one). `author revoke DIR NAME`: the link and every session of NAME stop working. Exit
+ * statuses. */
+int ar_league_author_add(const char *dir, const char *name);
+int ar_league_author_revoke(const char *dir, const char *name);
+/* The same without printing: the new secret into secret. 0, or -1 (a bad name: printed). */
+int ar_league_author_new(const char *dir, const char *name, char secret[33]);
+/* Set meta key to value (the web face's settings: "web_reveal"). 0 or -1 (printed). */
+int ar_league_meta_set(const char *dir, const char *key, const char *value);
+/* 1 when name is an author's name: 1 to 32 of [A-Za-z0-9_-]. */
+int ar_league_author_name_ok(const char *name);
+/* Make the authors' tables if missing, and the host's secret: DIR/host.token (mode 0600, made
+ * when missing, refused when others may read it) into host_secret, its hash stored as the
+ * author "@host". 0, or -1 printed. */
+int ar_league_web_prepare(const char *dir, char host_secret[33]);
+/* 1 when secret (32 hex digits) is name's (or "@host"'s), on any connection to league.db;
+ * the hashes are compared in constant time. */
+int ar_league_author_check(struct sqlite3 *db, const char *name, const char *secret);
+/* The author who owns entrant NAME into author (1), or 0 (none: the host added it). */
+int ar_league_owner(struct sqlite3 *db, const char *entrant, char *author, size_t cap);
+/* Make author the owner of entrant (a name new to the league, or theirs already): 0, or -1
+ * with the reason in err (another's, or the host's). */
+int ar_league_claim(const char *dir, const char *entrant, const char *author, char *err,
+                    size_t cap);
+/* The live version of NAME is held back for seconds (it comes back by itself). Exit status. */
+int ar_league_hold(const char *dir, const char *name, double seconds);
+/* SHA-256 of n bytes as 64 lowercase hex digits. */
+void ar_sha256_hex(const void *data, size_t n, char out[65]);
 
 #endif

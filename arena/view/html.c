@@ -95,7 +95,7 @@ void av_write_table_css(FILE *out)
 
 const char *av_public_id(const char *id)
 {
-    if (!id || (id[0] != 't' && id[0] != 'm') || id[1] < '0' || id[1] > '9')
+    if (!id || (id[0] != 't' && id[0] != 'm' && id[0] != 'L') || id[1] < '0' || id[1] > '9')
         return id;
     size_t n = 1 + strspn(id + 1, "0123456789");
     return id[n] == '-' && id[n + 1] ? id + n + 1 : id;

@@ -108,10 +108,10 @@ void av_scrub_paths(const char *s, char *buf, size_t cap);
 
 /* ---- Shared by the two pages (html.c) ---------------------------------------------------- */
 
-/* A game id without the run's seed: "t<seed>-s1-d0-T0-r1" (a tournament's) and "m<seed>-d0-r1"
- * (a match's) name the seed they were dealt from, which a spectator must not learn while games
- * remain to be played; what follows the seed ("s1-d0-T0-r1", "d0-r1") is unique within the
- * run. Any other id is returned as it is. Points into id. */
+/* A game id without the run's seed: "t<seed>-s1-d0-T0-r1" (a tournament's), "m<seed>-d0-r1"
+ * (a match's) and "L<seed>-s12-r1" (a league's) name the seed they were dealt from, which a
+ * spectator must not learn while games remain to be played; what follows the seed ("s1-d0-T0-r1",
+ * "d0-r1") is unique within the run. Any other id is returned as it is. Points into id. */
 const char *av_public_id(const char *id);
 
 /* Write s HTML-escaped (& < > " '). */

@@ -36,6 +36,8 @@ struct aw_server {
     int n_routes;
     aw_counts counts;
     int frame_self;
+    int open;
+    char *host;        /* one more Host answered, or NULL */
     double last_ok_ms; /* when a request last passed the token check (0: never) */
     struct evconnlistener *listener;
     struct event *resume; /* re-enables the listener after an accept() failure */
@@ -121,14 +123,25 @@ int aw_host_ok(const char *host, int port)
     return strcmp(host, want) == 0;
 }
 
-static int origin_ok(const char *origin, int port)
+static int host_ok(const aw_server *s, const char *host)
+{
+    return aw_host_ok(host, s->port) || (host && s->host && strcmp(host, s->host) == 0);
+}
+
+int aw_server_origin_ok(const aw_server *s, const char *origin)
+{
+    if (!origin)
+        return 0;
+    if (strncmp(origin, "http://", 7) == 0 && host_ok(s, origin + 7))
+        return 1;
+    return s->host && strncmp(origin, "https://", 8) == 0 && strcmp(origin + 8, s->host) == 0;
+}
+
+static int origin_ok(const aw_server *s, const char *origin)
 {
     if (!origin)
         return 1; /* same-origin GETs and non-browser clients send none */
-    const char *prefix = "http://";
-    if (strncmp(origin, prefix, strlen(prefix)) != 0)
-        return 0;
-    return aw_host_ok(origin + strlen(prefix), port);
+    return aw_server_origin_ok(s, origin);
 }
 
 static void forbid(aw_server *s, struct evhttp_request *req)
@@ -147,8 +160,8 @@ static void dispatch(struct evhttp_request *req, void *arg)
     evhttp_remove_header(out, "X-Frame-Options");
     security_headers(req, s->frame_self);
 
-    if (!aw_host_ok(evhttp_find_header(in, "Host"), s->port) ||
-        !origin_ok(evhttp_find_header(in, "Origin"), s->port)) {
+    if (!host_ok(s, evhttp_find_header(in, "Host")) ||
+        !origin_ok(s, evhttp_find_header(in, "Origin"))) {
         forbid(s, req);
         return;
     }
@@ -156,14 +169,14 @@ static void dispatch(struct evhttp_request *req, void *arg)
     int by_query =
         aw_request_query(req, "t", qtoken, sizeof qtoken) == 0 && token_eq(qtoken, s->token);
     const char *htoken = evhttp_find_header(in, "X-Okr-Token");
-    int ok = by_query || (htoken && token_eq(htoken, s->token)) ||
+    int ok = s->open || by_query || (htoken && token_eq(htoken, s->token)) ||
              aw_cookie_has(evhttp_find_header(in, "Cookie"), s->cookie, s->token);
     if (!ok) {
         forbid(s, req);
         return;
     }
     s->last_ok_ms = ar_now_ms();
-    if (by_query) {
+    if (by_query && !s->open) {
         char set[160];
         snprintf(set, sizeof set, "%s=%s; Path=/; HttpOnly; SameSite=Strict", s->cookie, s->token);
         evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie", set);
@@ -288,6 +301,8 @@ aw_server *aw_server_new(struct event_base *base, const aw_options *opt, char *e
         s->port = ntohs(sa.sin_port);
     snprintf(s->cookie, sizeof s->cookie, "okr_t_%d", s->port);
     s->frame_self = o.frame_self != 0;
+    s->open = o.open != 0;
+    s->host = o.host && *o.host ? ar_xstrdup(o.host) : NULL;
     return s;
 }
 
@@ -310,6 +325,11 @@ void aw_url(int port, const char *path, const char *token, char *out, size_t cap
 
 int aw_listen(int port, char *err, size_t cap)
 {
+    return aw_listen_addr(NULL, port, err, cap);
+}
+
+int aw_listen_addr(const char *addr, int port, char *err, size_t cap)
+{
     if (port < 0 || port > 65535) {
         snprintf(err, cap, "port %d is not between 0 and 65535", port);
         return -1;
@@ -323,8 +343,14 @@ int aw_listen(int port, char *err, size_t cap)
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (addr && inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+        snprintf(err, cap, "'%s' is not an IPv4 address", addr);
+        close(fd);
+        return -1;
+    }
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 128) < 0) {
-        snprintf(err, cap, "cannot listen on 127.0.0.1:%d: %s", port, strerror(errno));
+        snprintf(err, cap, "cannot listen on %s:%d: %s", addr ? addr : "127.0.0.1", port,
+                 strerror(errno));
         close(fd);
         return -1;
     }
@@ -342,6 +368,7 @@ void aw_server_free(aw_server *s)
     event_free(s->resume);
     for (int i = 0; i < s->n_routes; i++)
         free(s->routes[i].path);
+    free(s->host);
     free(s);
 }
 
@@ -392,6 +419,7 @@ void aw_reply(struct evhttp_request *req, int status, const char *content_type, 
     if (buf && n)
         evbuffer_add(buf, body, n);
     const char *reason = status == 200   ? "OK"
+                         : status == 303 ? "See Other"
                          : status == 400 ? "Bad Request"
                          : status == 403 ? "Forbidden"
                          : status == 404 ? "Not Found"

@@ -38,6 +38,12 @@ typedef struct {
                         * page shows a table's replay page; 0: no frames at all (DENY) */
     const char *token; /* NULL: draw a fresh token; else this one, from aw_token_new (a server
                         * run by another process than the one that printed its URL) */
+    int open;          /* 1: no server token is asked: the caller's handlers check their own
+                        * sign-in (the league's pages); Host, Origin, methods, sizes and the
+                        * security headers are as for every server */
+    const char *host;  /* NULL, or one more Host the server answers to ("league.example.org",
+                        * "192.0.2.7:8080": the name a TLS proxy or the network uses); an
+                        * Origin of http:// or https:// and this host is then same-site too */
 } aw_options;
 
 /* Bind and listen on 127.0.0.1:port (0: any free port) now, and return the socket, or -1
@@ -47,6 +53,11 @@ typedef struct {
  * command that serves pages and runs jailed bots calls this before setting up the sandbox,
  * and hands the socket to aw_server_new in aw_options.listen_fd. */
 int aw_listen(int port, char *err, size_t cap);
+/* The same on addr (an IPv4 address: "0.0.0.0", "192.0.2.7"; NULL = 127.0.0.1). */
+int aw_listen_addr(const char *addr, int port, char *err, size_t cap);
+/* 1 when a request's Origin header (NULL = none) is this server's: http://127.0.0.1:PORT,
+ * http://localhost:PORT, or http(s):// and the server's extra host (aw_options.host). */
+int aw_server_origin_ok(const aw_server *s, const char *origin);
 
 /* A fresh token (32 lowercase hex digits from getrandom) into out: 0, or -1 with the reason in
  * err. */

@@ -425,6 +425,51 @@ static void frame_policy(void **state)
     aw_server_free(framed);
 }
 
+/* aw_options.open and .host (the league's pages): no token is asked, the handler runs; the
+ * Host and Origin checks stay, with the extra host (a TLS proxy's name) accepted as Host and as
+ * an https:// or http:// Origin; no cookie is handed out. aw_listen_addr takes only IPv4. */
+static void open_server_and_extra_host(void **state)
+{
+    fixture *f = *state;
+    char err[200];
+    aw_options o = {.open = 1, .host = "league.example.org"};
+    aw_server *open = aw_server_new(f->base, &o, err, sizeof err);
+    assert_non_null(open);
+    assert_int_equal(aw_server_route(open, "/", hello, f), 0);
+    aw_server *keep = f->srv;
+    f->srv = open;
+    int hits = f->hits;
+    assert_int_equal(get(f, "/", NULL), 200);
+    assert_int_equal(f->hits, hits + 1);
+    assert_null(strstr(resp, "Set-Cookie"));
+    assert_non_null(strstr(resp, "default-src 'none'"));
+    char req[512];
+    snprintf(req, sizeof req,
+             "GET / HTTP/1.1\r\nHost: league.example.org\r\nOrigin: "
+             "https://league.example.org\r\nConnection: close\r\n\r\n");
+    exchange(f, req, strlen(req), resp, sizeof resp);
+    assert_int_equal(status_of(resp), 200);
+    snprintf(req, sizeof req,
+             "GET / HTTP/1.1\r\nHost: evil.example.org\r\nConnection: "
+             "close\r\n\r\n");
+    exchange(f, req, strlen(req), resp, sizeof resp);
+    assert_int_equal(status_of(resp), 403);
+    assert_int_equal(get(f, "/", "Origin: https://evil.example.org\r\n"), 403);
+    assert_int_equal(get(f, "/", "Origin: https://league.example.org.evil\r\n"), 403);
+    assert_int_equal(f->hits, hits + 2);
+    assert_true(aw_server_origin_ok(open, "https://league.example.org"));
+    assert_false(aw_server_origin_ok(open, NULL));
+    assert_false(aw_server_origin_ok(open, "null"));
+    assert_false(aw_server_origin_ok(keep, "https://league.example.org"));
+    f->srv = keep;
+    aw_server_free(open);
+    assert_int_equal(aw_listen_addr("not-an-address", 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "IPv4"));
+    int fd = aw_listen_addr("127.0.0.1", 0, err, sizeof err);
+    assert_true(fd > 0);
+    close(fd);
+}
+
 /* ---- the wait list of long polls ---- */
 
 static int answered;
@@ -646,6 +691,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(listen_first_then_serve, setup, teardown),
         cmocka_unit_test_setup_teardown(token_given, setup, teardown),
         cmocka_unit_test_setup_teardown(frame_policy, setup, teardown),
+        cmocka_unit_test_setup_teardown(open_server_and_extra_host, setup, teardown),
         cmocka_unit_test_setup_teardown(waitlist_caps_wakes_times_out_forgets, setup, teardown),
         cmocka_unit_test_setup_teardown(out_of_descriptors_pauses_then_recovers, setup, teardown),
         cmocka_unit_test(cookie_parsing),
