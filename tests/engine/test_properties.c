@@ -48,12 +48,12 @@
 enum {
     DEFAULT_GAMES = 25000, /* the nightly sweep: OKR_PROPERTY_GAMES=100000 */
     SANITIZE_GAMES = 1000, /* every step sampled: 50 games of each configuration */
-    FULL_EVERY = 25,      /* one round of the 20 configurations in 25 plays full games */
-    CAPPED_HANDS = 3,     /* max_hands of the other games */
-    LISTED_EVERY = 7,     /* apply every listed action on every 7th step (1 under ASan) */
-    VIEW_EVERY = 3,       /* view checks on every 3rd step (1 under ASan) */
-    GARBAGE_PER_STEP = 3, /* random refused-or-accepted actions tried per step */
-    MAX_EXAMPLES = 6      /* distinct examples kept per violated property */
+    FULL_EVERY = 25,       /* one round of the 20 configurations in 25 plays full games */
+    CAPPED_HANDS = 3,      /* max_hands of the other games */
+    LISTED_EVERY = 7,      /* apply every listed action on every 7th step (1 under ASan) */
+    VIEW_EVERY = 3,        /* view checks on every 3rd step (1 under ASan) */
+    GARBAGE_PER_STEP = 3,  /* random refused-or-accepted actions tried per step */
+    MAX_EXAMPLES = 6       /* distinct examples kept per violated property */
 };
 
 #define SEED_BASE 0x0C0FFEE000ULL
