@@ -709,11 +709,12 @@ static void push_event(evq *q, const okr_event *e)
 }
 
 /* The game's id as bots see it (GameStart, GameEnd): the record's id without its first part,
- * "m<seed>" or "t<seed>", which names the seed, and with the documented PRNG every card of
- * the match (RULES 8.3). "m5-d0-r1" -> "d0-r1"; an id of another form is sent whole. */
+ * "m<seed>", "t<seed>" or a league's "L<seed>", which names the seed, and with the documented
+ * PRNG every card of the match (RULES 8.3). "m5-d0-r1" -> "d0-r1", "L11-s3-r0" -> "s3-r0";
+ * an id of another form is sent whole. */
 static const char *bot_game_id(const char *id)
 {
-    if ((id[0] == 'm' || id[0] == 't') && id[1] >= '0' && id[1] <= '9') {
+    if ((id[0] == 'm' || id[0] == 't' || id[0] == 'L') && id[1] >= '0' && id[1] <= '9') {
         const char *p = id + 1;
         while (*p >= '0' && *p <= '9')
             p++;

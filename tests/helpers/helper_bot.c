@@ -480,6 +480,11 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case OKRPB__TO_BOT__MSG_GAME_START:
+            /* the id a bot is given, in its log: tests check it never names the seed */
+            if (m->game_start && m->game_start->game_id)
+                fprintf(stderr, "helper_bot: game %s\n", m->game_start->game_id);
+            break;
         case OKRPB__TO_BOT__MSG_HAND_END:
             if (is("crashhand"))
                 abort();

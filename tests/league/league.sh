@@ -133,6 +133,12 @@ check "no game id twice in the database" test "$(sql "SELECT count(DISTINCT game
 py "$L" "len(g) == $SETS * $k" "len(set(x['game_id'] for x in g)) == len(g)" "r['games'] == len(g)" "r['sets'] == $SETS"
 check "games.jsonl: every counted game once, results.json counts them" test $? -eq 0
 
+# the game ids bots are given leave out the league's seed (L11-...): with the seed and the
+# documented PRNG a bot could deal every card (RULES 8.3); the helper bots log theirs
+ids=$(cat "$L"/logs/*.log "$L"/checks/logs/*.log 2> /dev/null | grep -c '^helper_bot: game ')
+check "bots' game ids ($ids seen) never name the league's seed" \
+    eval '[ "$ids" -gt 0 ] && ! cat "$L"/logs/*.log "$L"/checks/logs/*.log 2> /dev/null | grep -q "^helper_bot: game L11-"'
+
 # the versions
 st() { sql "SELECT status FROM entrants WHERE name = '$1' AND version = ${2:-1}"; }
 check "crashy refused" test "$(st crashy)" = refused
