@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # resume.sh BUILD_DIR - a tournament killed with SIGKILL at up to 15 (at least 10) seeded random
-# moments and resumed each time ends with results.json, standings.csv and games.jsonl byte-identical to an
+# moments (scaled to the machine's speed) and resumed each time ends with results.json, standings.csv and games.jsonl byte-identical to an
 # uninterrupted run; no worker or bot outlives a killed arena; SIGINT stops it cleanly with a
 # "resume with" hint; a torn or corrupted journal tail is reported and repaired; --resume is
 # refused for a folder of another tournament, and a non-empty folder needs --resume.
@@ -30,10 +30,18 @@ command = $BOTS/random_bot --seed 3
 command = @random
 T
 T="$TMP/t.tour"
+start=$(date +%s%N)
 "$ARENA" tournament "$T" --out "$TMP/ref" --jobs 2 --quiet
+ref_ms=$((($(date +%s%N) - start) / 1000000))
 check "reference run" test -s "$TMP/ref/results.json"
 
-# 15 kills at seeded random delays, resuming each time
+# 15 kills at seeded random delays, resuming each time; the delays scale with the machine (up to
+# an eighth of the uninterrupted run, 100-990 ms): on a fast machine fixed delays of up to a
+# second let the run finish after 3 kills, on a loaded one they would be all start-up
+max_ms=$((ref_ms / 8))
+[ "$max_ms" -lt 100 ] && max_ms=100
+[ "$max_ms" -gt 990 ] && max_ms=990
+echo "  uninterrupted run: $ref_ms ms; kills at 20-$((20 + max_ms)) ms"
 RANDOM=4242
 kills=0 runs=0
 while :; do
@@ -41,7 +49,8 @@ while :; do
     "$ARENA" tournament "$T" --out "$TMP/k" --jobs 2 --quiet --resume 2>> "$TMP/k.err" &
     pid=$!
     if [ "$kills" -lt 15 ]; then
-        sleep "0.$((RANDOM % 9 + 1))$((RANDOM % 10))"
+        d=$((20 + RANDOM % max_ms))
+        sleep "$((d / 1000)).$(printf %03d $((d % 1000)))"
         if ! kill -KILL "$pid" 2>/dev/null; then
             # it finished before the kill: the tournament is done (a loop that kept resuming
             # a finished tournament to reach 15 kills would never end)
