@@ -352,11 +352,18 @@ static void events_fill(ap_seat *s, const Okrpb__View *v)
         char pile[64] = "the pile (its one card)";
         if (taken > 0)
             snprintf(pile, sizeof pile, "the pile (its top card and %lld more)", (long long)taken);
+        int w;
         if (type && strcmp(type, "meld") == 0)
-            snprintf(out, sizeof out, "%s meld%s %s as meld %zu", who, es, cw, m);
+            w = snprintf(out, sizeof out, "%s meld%s %s as meld %zu", who, es, cw, m);
         else
-            snprintf(out, sizeof out, "%s %s%s %s and meld%s %s as meld %zu", who,
-                     type ? type : "take", es, pile, es, cw, m);
+            w = snprintf(out, sizeof out, "%s %s%s %s and meld%s %s as meld %zu", who,
+                         type ? type : "take", es, pile, es, cw, m);
+        if (w < 0 || (size_t)w >= sizeof out) { /* cut short, on a character's start: say so */
+            size_t at = sizeof out - 4;
+            while (at > 0 && ((unsigned char)out[at] & 0xC0) == 0x80)
+                at--;
+            memcpy(out + at, "...", 4);
+        }
         json_object_set_new(e, "words", json_string(out));
         json_object_del(e, "pmeld");
     }
