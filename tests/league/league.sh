@@ -30,14 +30,16 @@ hands = 3
 [clocks]
 decision_ms = 500
 hard_ms = 3000
-# a process that sleeps 4 ms a move: sets last long enough to be killed in the middle, and
-# the run does not reach its --sets before the checks of the added entrants are done
+# processes that sleep a few ms a move (random and good; every first set has one of them):
+# sets last long enough on any machine to be killed in the middle, and the run does not
+# reach its --sets before the checks of the added entrants are done (with fast bots a quiet
+# machine played all 30 sets in 3 s, before the test could kill the run)
 [entrant random]
 command = $H/okrh_slow --sleep-ms 4 --seed 2
 [entrant greedy]
 command = @greedy
 [entrant good]
-command = $H/okrh_good --seed 1
+command = $H/okrh_slow --sleep-ms 3 --seed 1
 T
 
 # a bad file: FILE:LINE, nothing made
@@ -72,9 +74,10 @@ run_bg() {
     "$ARENA" league run "$L" --sets "$SETS" --hold-s 600 2>> "$TMP/run.err" &
     pid=$!
 }
-# kill9: SIGKILL the run in the middle of a set; no process of it stays
+# kill9: SIGKILL the run in the middle of a set (one playing for 0.3 s: now to the
+# microsecond, not strftime's whole seconds); no process of it stays
 kill9() {
-    until_sql 30 "SELECT count(*) FROM sets WHERE kind = 'play' AND state = 'playing' AND started_at < strftime('%s','now') - 0.3"
+    until_sql 30 "SELECT count(*) FROM sets WHERE kind = 'play' AND state = 'playing' AND started_at < (julianday('now') - 2440587.5) * 86400.0 - 0.3"
     kill -KILL "$pid"
     wait "$pid" 2> /dev/null
     for _ in $(seq 50); do pgrep -f -- "$L" > /dev/null || break; sleep 0.1; done
