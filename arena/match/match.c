@@ -1676,6 +1676,7 @@ int ar_match_run(ar_match *m)
         .seed = c->seed,
         .deals = c->deals,
         .games_requested = c->games_requested,
+        .max_games = c->max_games,
         .hands = c->hands,
         .first_deal = c->first_deal,
         .no_summary = c->no_summary,

@@ -860,11 +860,17 @@ static void fmt_signed(char *buf, size_t cap, double v)
 void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
 {
     int n = r->info.players;
-    fprintf(out,
-            "match: %s, %d players, %lld of %lld games (%lld deals x %d rotations), seed "
-            "%llu, on-error %s\n",
-            r->rules.preset, n, r->ngames, r->info.deals * n, r->info.deals, n,
-            (unsigned long long)r->info.seed, r->info.on_error);
+    long long scheduled = r->info.deals * n;
+    if (r->info.max_games > 0 && r->info.max_games < scheduled) /* arena play: "1 of 1 games" */
+        fprintf(out, "match: %s, %d players, %lld of %lld games, seed %llu, on-error %s\n",
+                r->rules.preset, n, r->ngames, r->info.max_games, (unsigned long long)r->info.seed,
+                r->info.on_error);
+    else
+        fprintf(out,
+                "match: %s, %d players, %lld of %lld games (%lld deals x %d rotations), seed "
+                "%llu, on-error %s\n",
+                r->rules.preset, n, r->ngames, scheduled, r->info.deals, n,
+                (unsigned long long)r->info.seed, r->info.on_error);
     int w = 4;
     for (int b = 0; b < r->info.nbots; b++) {
         int l = (int)strlen(r->names[b]);

@@ -156,6 +156,8 @@ typedef struct ar_results_info {
     int players;
     uint64_t seed;
     long long deals, games_requested;
+    long long max_games;  /* > 0: the match stops after this many (arena play), fewer than
+                             deals x players: the games it was to play */
     int hands;            /* a fixed number of hands per game; 0: games to the rules' target */
     long long first_deal; /* deals first_deal .. first_deal + deals - 1 */
     int no_summary;       /* 1: records/ only, no games.jsonl or results.json */

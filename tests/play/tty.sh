@@ -61,6 +61,8 @@ check "arena play exits 0" wait_for 'ARENA-EXIT 0' 10
 check "the game is recorded with no verdict against the human" py "$TMP/out" 'len(g) == 1' \
     'not any(bots["you"]["errors"].values())'
 check "the record replays and verifies" "$ARENA" replay "$TMP/out" --game 0 --quiet
+# one game asked, one played: not "1 of 2 games" (the deal's rotation it never plays)
+check "the summary says 1 of 1 games" bash -c "tmux -L $S capture-pane -p -S -2000 | grep -q ', 1 of 1 games,'"
 screen >"$TMP/screen.txt"
 mkdir -p "$BUILD/tests/play"
 cp "$TMP/screen.txt" "$BUILD/tests/play/tty-screen.txt"
