@@ -450,10 +450,14 @@ int ar_record_close(ar_record *r, const ar_game_outcome *o)
     json_object_set_new(j, "digest", json_string(d));
     int rc = dump_line(j, r->f);
     json_decref(j);
-    if (fclose(r->f) != 0 && rc == 0)
+    int err = ferror(r->f) ? errno : 0; /* a buffered write's cause (ENOSPC: a full disk) */
+    if (fclose(r->f) != 0 && (rc == 0 || err == 0)) {
+        err = errno;
         rc = -errno;
+    }
     if (rc < 0)
-        fprintf(stderr, "arena: cannot write the game record '%s'\n", r->path);
+        fprintf(stderr, "arena: cannot write the game record '%s': %s\n", r->path,
+                strerror(err ? err : -rc));
     free(r->path);
     free(r);
     return rc;
