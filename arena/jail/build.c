@@ -62,18 +62,6 @@ static int find_program(const ar_build *b, const char *name, char *out, size_t c
     return 0;
 }
 
-/* Remove a folder and everything in it, links as links (nftw FTW_PHYS). */
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)f;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
 /* What the folder takes, for the disk limits: a walk that never follows a link nor leaves
  * the file system, and stops as soon as either limit is passed. Per thread: nftw passes no
  * pointer, and a server may run builds on several threads. */
@@ -290,7 +278,7 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
     }
 out:
     if (tmpdir[0])
-        nftw(tmpdir, rm_one, 16, FTW_PHYS | FTW_DEPTH);
+        ar_rm_tree(tmpdir);
     if (log && fclose(log) != 0 && rc == 0) {
         say(why, cap, "the build's log: %s", strerror(errno));
         rc = -1;

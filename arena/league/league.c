@@ -602,31 +602,6 @@ int ar_league_bots_dir(const char *dir, char *out, size_t cap)
     return 0;
 }
 
-/* Remove a folder and what it holds, links as links; folders a build made unwritable are
- * made writable first (pre-order pass). */
-static int rm_chmod(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)f;
-    if (flag == FTW_D && (st->st_mode & 0700) != 0700)
-        chmod(path, 0700);
-    return 0;
-}
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)f;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-static void rm_tree(const char *path)
-{
-    nftw(path, rm_chmod, 16, FTW_PHYS);
-    nftw(path, rm_one, 16, FTW_PHYS | FTW_DEPTH);
-}
-
 /* The last lines of a log, at most cap - 1 bytes, lines joined with " | ", non-printable bytes
  * as '?'. */
 static void log_tail(const char *path, char *out, size_t cap)
@@ -789,7 +764,7 @@ refuse:
     }
 out:
     if (made && vdir[0])
-        rm_tree(vdir);
+        ar_rm_tree(vdir);
     if (lock >= 0)
         close(lock);
     ar_spawn_argv_free(argv);

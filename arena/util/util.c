@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,4 +227,31 @@ int ar_copy_file(const char *from, const char *to, int sync)
     if (fclose(b) != 0 && rc == 0)
         rc = -errno;
     return rc;
+}
+
+/* ar_rm_tree: a folder made writable where its owner may not write (a bot's or a build's
+ * 0500 folders), then removed with everything in it, links as links (nftw FTW_PHYS) */
+static int rm_chmod(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)f;
+    if (flag == FTW_D && (st->st_mode & 0700) != 0700)
+        chmod(path, 0700);
+    return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)f;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+void ar_rm_tree(const char *path)
+{
+    nftw(path, rm_chmod, 16, FTW_PHYS);
+    nftw(path, rm_one, 16, FTW_PHYS | FTW_DEPTH);
 }

@@ -57,4 +57,7 @@ const char *ar_near_miss(const char *word, const char *const *names, int n);
  * value. "-" for NaN or infinity. shown <= stored <= 6. */
 void ar_fmt_num(char *buf, size_t cap, double v, int stored, int shown, int sign);
 
+/* Remove a folder and everything in it (links as links), read-only folders too. */
+void ar_rm_tree(const char *path);
+
 #endif
