@@ -318,14 +318,25 @@ static int add_archive_main(int argc, char **argv)
                         "program in the archive)\n");
         return AR_EXIT_USAGE;
     }
-    ar_unpack_limits_default(&up.lim);
+    /* the league file's limits (upload_max_bytes ...), which ar_league_add_archive applies */
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    {
+        char ini[PATH_MAX], err[1024];
+        snprintf(ini, sizeof ini, "%s/league.ini", dir);
+        if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+            fprintf(stderr, "arena league: %s\n", err);
+            return AR_EXIT_USAGE;
+        }
+    }
     FILE *f = fopen(file, "rb");
     if (!f) {
         fprintf(stderr, "arena league add: --archive %s: %s\n", file, strerror(errno));
+        ar_tour_free(&t);
         return AR_EXIT_USAGE;
     }
-    /* at most what it may unpack to, and one byte more to know it is over */
-    size_t cap = (size_t)up.lim.max_total + 1, n = 0;
+    /* at most the league's upload_max_bytes, and one byte more to know it is over */
+    size_t cap = (size_t)t.upload_max_bytes + 1, n = 0;
     char *data = ar_xmalloc(cap);
     for (size_t k; n < cap && (k = fread(data + n, 1, cap - n, f)) > 0;)
         n += k;
@@ -334,6 +345,7 @@ static int add_archive_main(int argc, char **argv)
     if (bad) {
         fprintf(stderr, "arena league add: --archive %s: read error\n", file);
         free(data);
+        ar_tour_free(&t);
         return AR_EXIT_FAIL;
     }
     up.data = data;
@@ -342,19 +354,10 @@ static int add_archive_main(int argc, char **argv)
     ar_sb_args sb;
     ar_sb_args_init(&sb);
     sb.min = NULL;
-    ar_tour t;
-    memset(&t, 0, sizeof t);
     if (up.build) {
         /* the build runs in the jail: the league's [sandbox] minimum, as `run` */
-        char ini[PATH_MAX], err[1024];
-        snprintf(ini, sizeof ini, "%s/league.ini", dir);
-        if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
-            fprintf(stderr, "arena league: %s\n", err);
-            status = AR_EXIT_USAGE;
-        } else {
-            sb.min = t.sandbox_min;
-            status = ar_sb_setup(&sb, 1, NULL, 0, &up.sandbox);
-        }
+        sb.min = t.sandbox_min;
+        status = ar_sb_setup(&sb, 1, NULL, 0, &up.sandbox);
     }
     if (status == AR_EXIT_OK) {
         char why[8192];

@@ -51,6 +51,9 @@ int lg_set_status(sqlite3 *db, long long id, const char *status, const char *rea
 /* Is the league frozen by `final`? */
 int lg_frozen(sqlite3 *db);
 
+/* Make the test games' tables if missing (testgames.c): tests, test_games. 0 or -1 printed. */
+int lg_tests_schema(sqlite3 *db);
+
 /* Seconds since the epoch. */
 double lg_now(void);
 

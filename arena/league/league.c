@@ -652,12 +652,37 @@ int ar_league_add_archive(const char *dir, const char *name, const ar_league_upl
         snprintf(why, cap, "no command");
         return AR_EXIT_USAGE;
     }
+    /* the limits: the caller's, else the league file's (upload_max_*, build_*: docs/league.md),
+     * whose defaults are ar_unpack_limits_default's */
     ar_unpack_limits lim = up->lim;
-    if (!lim.max_total || !lim.max_file || !lim.max_entries)
+    uint64_t max_bytes = lim.max_total;
+    double build_secs = up->build_secs > 0 ? up->build_secs : 120;
+    uint32_t build_mb = up->build_mb;
+    if (!lim.max_total || !lim.max_file || !lim.max_entries) {
         ar_unpack_limits_default(&lim);
-    if (up->len > lim.max_total) {
-        snprintf(why, cap, "the archive is over %llu bytes, all it may unpack to",
-                 (unsigned long long)lim.max_total);
+        max_bytes = lim.max_total;
+        char ini[PATH_MAX], err[1024];
+        ar_tour t;
+        memset(&t, 0, sizeof t);
+        snprintf(ini, sizeof ini, "%s/league.ini", dir);
+        if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+            snprintf(why, cap, "%s", err);
+            return AR_EXIT_FAIL;
+        }
+        max_bytes = t.upload_max_bytes;
+        lim.max_total = t.upload_max_unpacked;
+        if (lim.max_file > lim.max_total)
+            lim.max_file = lim.max_total;
+        lim.max_entries = t.upload_max_files;
+        if (!(up->build_secs > 0))
+            build_secs = t.build_seconds;
+        if (!build_mb)
+            build_mb = t.build_mb;
+        ar_tour_free(&t);
+    }
+    if (up->len > max_bytes) {
+        snprintf(why, cap, "the archive is over %llu bytes (upload_max_bytes)",
+                 (unsigned long long)max_bytes);
         return AR_EXIT_USAGE;
     }
     int status = AR_EXIT_FAIL, lock = -1;
@@ -717,8 +742,8 @@ int ar_league_add_archive(const char *dir, const char *name, const ar_league_upl
     if (up->build && up->build[strspn(up->build, " \t")]) {
         ar_build b = {.dir = vdir,
                       .command = up->build,
-                      .secs = up->build_secs > 0 ? up->build_secs : 120,
-                      .memory_mb = up->build_mb,
+                      .secs = build_secs,
+                      .memory_mb = build_mb,
                       .mode = up->sandbox.mode,
                       .userns = up->sandbox.userns,
                       .log_path = logp};

@@ -145,6 +145,18 @@ int ar_league_claim(const char *dir, const char *entrant, const char *author, ch
                     size_t cap);
 /* The live version of NAME is held back for seconds (it comes back by itself). Exit status. */
 int ar_league_hold(const char *dir, const char *name, double seconds);
+/* An author's test games (docs/league.md, "Test games"): one unrated duplicate set of
+ * author's bot mine (the live version) against the entrant opponent (built-ins fill any other
+ * seat), asked now and played by the running league between its rated sets (run.c: at most
+ * one slot at a time), its games kept in league.db's test_games, never in the rated games,
+ * the ratings, the standings or the results. At most the league file's test_sets_per_hour
+ * requests an hour per author. Returns AR_EXIT_OK (why: what was asked),
+ * AR_LEAGUE_TEST_LIMITED (why: the limit and when the next may be asked), AR_EXIT_USAGE
+ * (why: not the author's bot, an entrant not playing, the league frozen) or AR_EXIT_FAIL. */
+enum { AR_LEAGUE_TEST_LIMITED = 3 };
+int ar_league_test_ask(const char *dir, const char *author, const char *mine, const char *opponent,
+                       char *why, size_t cap);
+
 /* SHA-256 of n bytes as 64 lowercase hex digits. */
 void ar_sha256_hex(const void *data, size_t n, char out[65]);
 

@@ -53,6 +53,7 @@ typedef struct slot {
     int used;
     int check;          /* a new version's check */
     long long check_of; /* its entrant id */
+    long long test;     /* > 0: an author's test set (testgames.c), its id in tests */
     long long ids[8];   /* entrant ids in circular order */
     ar_set_plan plan;
 } slot;
@@ -68,7 +69,9 @@ typedef struct league {
     const ar_league_run_opts *o;
     sqlite3 *db;
     ar_tour t;
-    ar_tour_run_opts ro, co; /* play sets into dir, checks into dir/checks */
+    ar_tour_run_opts ro, co, to; /* play sets into dir, checks into dir/checks, test sets
+                                    into dir/tests */
+    int last_test;               /* the last set started was a test set */
     int k, jobs;
     lg_entrant *e;
     int ne;
@@ -145,6 +148,20 @@ static void check_id(char *buf, size_t cap, const ar_set_plan *p, int rotation, 
     snprintf(buf, cap, "L%" PRIu64 "-c%lld-r%d", L->t.seed, p->set, rotation);
 }
 
+/* a test set's games: p->set is the test's id */
+static void test_id(char *buf, size_t cap, const ar_set_plan *p, int rotation, void *ud)
+{
+    const league *L = ud;
+    snprintf(buf, cap, "L%" PRIu64 "-t%lld-r%d", L->t.seed, p->set, rotation);
+}
+
+/* A test set's deal: never a rated set's (those are the sets' ids, far below), so that an
+ * author's test games show nothing of the deals the rated sets will play */
+static long long test_deal(long long test)
+{
+    return (1LL << 40) + test;
+}
+
 /* ---- Starting a set ------------------------------------------------------------------------ */
 
 /* Has it passed its check (and may play, or will again)? Only these entrants' files are hidden
@@ -204,6 +221,10 @@ static int views_clash(league *L, int i, char *msg, size_t cap)
     return rc;
 }
 
+static int launch(league *L, slot *s, long long set, long long deal, const long long *ids,
+                  ar_entrant *bots, const ar_tour_run_opts *o,
+                  void (*idf)(char *, size_t, const ar_set_plan *, int, void *));
+
 /* Insert the set's row (state playing) and start its worker. ids[k]: entrants in circular
  * order (0 for a built-in of a check). */
 static int start_set(league *L, slot *s, int check, long long check_of, const long long *ids,
@@ -243,11 +264,20 @@ static int start_set(league *L, slot *s, int check, long long check_of, const lo
     memset(s, 0, sizeof *s);
     s->check = check;
     s->check_of = check_of;
+    return launch(L, s, set, set, ids, bots, check ? &L->co : &L->ro, check ? check_id : game_id);
+}
+
+/* Start the worker of set (its deal: deal) in slot s. */
+static int launch(league *L, slot *s, long long set, long long deal, const long long *ids,
+                  ar_entrant *bots, const ar_tour_run_opts *o,
+                  void (*idf)(char *, size_t, const ar_set_plan *, int, void *))
+{
+    int k = L->k, rc;
     memcpy(s->ids, ids, (size_t)k * sizeof *ids);
     s->plan.set = set;
     s->plan.table = 0;
-    s->plan.deal = set;
-    s->plan.deal_seed = ar_match_deal_seed(L->t.seed, set);
+    s->plan.deal = deal;
+    s->plan.deal_seed = ar_match_deal_seed(L->t.seed, deal);
     for (int j = 0; j < k; j++)
         s->plan.order[j] = j;
     int id32[8];
@@ -264,13 +294,13 @@ static int start_set(league *L, slot *s, int check, long long check_of, const lo
             hide[nh++] = (ar_hidden){L->e[i].files[f], "another entrant's files", L->e[i].label};
     ar_tour_set_job job = {
         .t = &L->t,
-        .o = check ? &L->co : &L->ro,
+        .o = o,
         .e = bots,
         .id = id32,
         .plan = &s->plan,
         .hide = hide,
         .nhide = nh,
-        .game_id = check ? check_id : game_id,
+        .game_id = idf,
         .ud = L,
     };
     rc = ar_tour_set_start(&job, &s->p);
@@ -313,6 +343,146 @@ static int start_check(league *L, slot *s, int i)
     if (!L->o->quiet)
         fprintf(stderr, "arena league: checking %s (%s)\n", L->e[i].label, L->e[i].command);
     return start_set(L, s, 1, L->e[i].id, ids, bots);
+}
+
+/* ---- Test sets (testgames.c) ------------------------------------------------------------- */
+
+static int live(const lg_entrant *e);
+static int seat_erred(const ar_tour_game *g, int s);
+
+static void test_state(league *L, long long test, const char *state, const char *reason)
+{
+    sqlite3_stmt *u = lg_prep(L->db, "UPDATE tests SET state = ?2, reason = ?3, finished_at = "
+                                     "?4 WHERE id = ?1");
+    if (u) {
+        sqlite3_bind_int64(u, 1, test);
+        sqlite3_bind_text(u, 2, state, -1, SQLITE_STATIC);
+        if (reason)
+            sqlite3_bind_text(u, 3, reason, -1, SQLITE_STATIC);
+        if (strcmp(state, "playing") != 0)
+            sqlite3_bind_double(u, 4, lg_now());
+        sqlite3_step(u);
+        sqlite3_finalize(u);
+    }
+}
+
+/* The live version of NAME, or -1 */
+static int live_version(const league *L, const char *name)
+{
+    int best = -1;
+    for (int i = 0; i < L->ne; i++)
+        if (strcmp(L->e[i].name, name) == 0 && live(&L->e[i]) &&
+            (best < 0 || L->e[i].version > L->e[best].version))
+            best = i;
+    return best;
+}
+
+/* The oldest test asked for, in slot s: the author's bot in seat 0 of the circular order, the
+ * entrant chosen in seat 1, the built-ins in the others (a table of more than two). 1 started,
+ * 0 none asked (or the one asked cannot be played: it fails, saying why), -1 fatal. */
+static int start_test(league *L, slot *s)
+{
+    sqlite3_stmt *st = lg_prep(L->db, "SELECT id, entrant, opponent FROM tests WHERE state = "
+                                      "'asked' ORDER BY id LIMIT 1");
+    if (!st)
+        return -1;
+    long long test = 0;
+    char mine[64] = "", opp[64] = "";
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        test = sqlite3_column_int64(st, 0);
+        snprintf(mine, sizeof mine, "%s", (const char *)sqlite3_column_text(st, 1));
+        snprintf(opp, sizeof opp, "%s", (const char *)sqlite3_column_text(st, 2));
+    }
+    sqlite3_finalize(st);
+    if (!test)
+        return 0;
+    int a = live_version(L, mine), b = live_version(L, opp);
+    if (a < 0 || b < 0) {
+        char why[200];
+        snprintf(why, sizeof why, "not played: %s was not playing when its turn came",
+                 a < 0 ? mine : opp);
+        test_state(L, test, "failed", why);
+        return 0;
+    }
+    int k = L->k;
+    ar_entrant bots[8];
+    long long ids[8] = {0};
+    static char names[8][32];
+    to_entrant(&L->e[a], &bots[0], &L->t);
+    to_entrant(&L->e[b], &bots[1], &L->t);
+    ids[0] = L->e[a].id;
+    ids[1] = L->e[b].id;
+    for (int j = 2; j < k; j++) {
+        memset(&bots[j], 0, sizeof bots[j]);
+        bots[j].builtin = 1;
+        bots[j].policy = j % 2 ? AR_POLICY_RANDOM : AR_POLICY_GREEDY;
+        snprintf(names[j], sizeof names[j], "test-%s%d", ar_policy_name(bots[j].policy), j);
+        bots[j].name = names[j];
+        bots[j].command = j % 2 ? "@random" : "@greedy";
+    }
+    test_state(L, test, "playing", NULL);
+    memset(s, 0, sizeof *s);
+    s->test = test;
+    if (launch(L, s, test, test_deal(test), ids, bots, &L->to, test_id) < 0) {
+        test_state(L, test, "failed", "not played: the arena could not start it");
+        return 0;
+    }
+    if (!L->o->quiet)
+        fprintf(stderr, "arena league: test set %lld: %s against %s (unrated)\n", test,
+                L->e[a].label, L->e[b].label);
+    return 1;
+}
+
+/* A test set's games into test_games, with the author's bot's seat in each; never into the
+ * rated games. */
+static void finish_test(league *L, slot *s, int whole)
+{
+    if (!whole) {
+        /* cut by a stop: left playing, asked again by the next run (recover) */
+        if (!g_hard)
+            test_state(L, s->test, "failed",
+                       "not played: its set ended without its games (the run's messages say "
+                       "why)");
+        return;
+    }
+    int k = L->k, ok = lg_exec(L->db, "BEGIN IMMEDIATE", "a test set") == 0;
+    sqlite3_stmt *gi = ok ? lg_prep(L->db, "INSERT INTO test_games(test, rotation, game_id, "
+                                           "seat, total, place, error, payload) VALUES (?1, "
+                                           "?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+                          : NULL;
+    ok = gi != NULL;
+    for (int r = 0; ok && r < k; r++) {
+        ar_tour_game g;
+        char why[256];
+        if (ar_tour_game_parse(s->p.games[r], k, &g, why, sizeof why) < 0) {
+            fprintf(stderr, "arena league: test set %lld: a bad game: %s\n", s->test, why);
+            ok = 0;
+            break;
+        }
+        int seat = 0;
+        for (int q = 0; q < k; q++)
+            if (g.entrant[q] == s->ids[0])
+                seat = q;
+        sqlite3_reset(gi);
+        sqlite3_bind_int64(gi, 1, s->test);
+        sqlite3_bind_int(gi, 2, g.rotation);
+        sqlite3_bind_text(gi, 3, g.game_id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(gi, 4, seat);
+        sqlite3_bind_int64(gi, 5, (sqlite3_int64)g.total[seat]);
+        sqlite3_bind_int(gi, 6, g.place[seat]);
+        sqlite3_bind_int(gi, 7, seat_erred(&g, seat));
+        sqlite3_bind_text(gi, 8, s->p.games[r], -1, SQLITE_STATIC);
+        ok = sqlite3_step(gi) == SQLITE_DONE;
+    }
+    sqlite3_finalize(gi);
+    if (ok) {
+        test_state(L, s->test, "played", NULL);
+        ok = lg_exec(L->db, "COMMIT", "a test set") == 0;
+    }
+    if (!ok) {
+        lg_exec(L->db, "ROLLBACK", "a test set");
+        test_state(L, s->test, "failed", "not kept: league.db could not store its games");
+    }
 }
 
 /* ---- Matchmaking --------------------------------------------------------------------------- */
@@ -926,6 +1096,21 @@ static int recover(league *L)
                 "arena league: %d set%s left unfinished by the last run: played again from "
                 "scratch, never counted\n",
                 n, n == 1 ? "" : "s");
+    /* test sets left playing: asked again, their records gone */
+    st = lg_prep(L->db, "SELECT id FROM tests WHERE state = 'playing'");
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        for (int r = 0; r < L->k; r++) {
+            char id[96], p[PATH_MAX];
+            ar_set_plan pl = {.set = sqlite3_column_int64(st, 0)};
+            test_id(id, sizeof id, &pl, r, L);
+            snprintf(p, sizeof p, "%s/tests/records/%s.jsonl", L->dir, id);
+            unlink(p);
+        }
+    }
+    sqlite3_finalize(st);
+    if (lg_exec(L->db, "UPDATE tests SET state = 'asked' WHERE state = 'playing'", "recovering") <
+        0)
+        return -1;
     /* the counted games, in order */
     st = lg_prep(L->db, "SELECT payload FROM games ORDER BY id");
     if (!st)
@@ -973,7 +1158,7 @@ static int reload(league *L)
             hi[i] = L->rank_hi[old];
         }
         for (int s = 0; s < L->jobs; s++)
-            if (L->slots[s].used && !L->slots[s].check)
+            if (L->slots[s].used && !L->slots[s].check && !L->slots[s].test)
                 for (int j = 0; j < L->k; j++)
                     sets[i] += L->slots[s].ids[j] == e[i].id;
         /* a hold that is over */
@@ -1003,7 +1188,9 @@ static void finished(league *L, slot *s)
     int st = ar_tour_set_reap(&s->p);
     int whole = ar_tour_set_whole(&s->p, st);
     close(s->p.fd);
-    if (s->check) {
+    if (s->test) {
+        finish_test(L, s, whole);
+    } else if (s->check) {
         /* the set's state first: a kill between the two leaves the version checking, and the
          * next run checks it again (the other order would leave an accepted version whose
          * check is marked cut) */
@@ -1058,7 +1245,7 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     L.o = o;
     int status = AR_EXIT_FAIL;
     int lock = -1, folder_lock = -1;
-    char err[1024], ini[PATH_MAX], checks[PATH_MAX];
+    char err[1024], ini[PATH_MAX], checks[PATH_MAX], tests[PATH_MAX];
     L.db = lg_db_open(dir, 0);
     if (!L.db)
         return AR_EXIT_FAIL;
@@ -1093,6 +1280,13 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     L.co.out_dir = checks;
     if (ar_mkdir_p(checks) < 0) {
         fprintf(stderr, "arena league: cannot make %s\n", checks);
+        goto out;
+    }
+    snprintf(tests, sizeof tests, "%s/tests", dir);
+    L.to = L.ro;
+    L.to.out_dir = tests;
+    if (ar_mkdir_p(tests) < 0 || lg_tests_schema(L.db) < 0) {
+        fprintf(stderr, "arena league: cannot make %s or the test games' tables\n", tests);
         goto out;
     }
     L.slots = ar_xcalloc((size_t)L.jobs, sizeof *L.slots);
@@ -1136,8 +1330,11 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
             }
             last_reload = ar_now_ms();
             long long inflight = 0;
-            for (int s = 0; s < L.jobs; s++)
-                inflight += L.slots[s].used && !L.slots[s].check;
+            int testing = 0;
+            for (int s = 0; s < L.jobs; s++) {
+                inflight += L.slots[s].used && !L.slots[s].check && !L.slots[s].test;
+                testing |= L.slots[s].used && L.slots[s].test;
+            }
             for (int s = 0; s < L.jobs && !L.fatal; s++) {
                 if (L.slots[s].used)
                     continue;
@@ -1158,11 +1355,24 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                         L.fatal = 1;
                     continue;
                 }
+                /* an author's test set: one slot at most, and with a single slot never two
+                 * in a row while rated sets wait, so the rated sets go on */
+                if (!testing && (L.jobs > 1 || !L.last_test)) {
+                    int r = start_test(&L, &L.slots[s]);
+                    if (r < 0)
+                        L.fatal = 1;
+                    if (r > 0) {
+                        testing = 1;
+                        L.last_test = 1;
+                        continue;
+                    }
+                }
                 if (o->max_sets > 0 && L.counted_sets + inflight >= o->max_sets)
                     break;
                 int r = start_play(&L, &L.slots[s]);
                 if (r < 0)
                     L.fatal = 1;
+                L.last_test = 0; /* a rated set, or none can start: a test may go next */
                 if (r <= 0)
                     break;
                 inflight++;
@@ -1200,12 +1410,12 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                 continue;
             slot *s = &L.slots[pslot[q]];
             if (ar_tour_set_read(&s->p) == 0) {
-                int was_play = !s->check;
+                int was_play = !s->check && !s->test;
                 finished(&L, s);
                 if (was_play) {
                     int others = 0;
                     for (int x = 0; x < L.jobs; x++)
-                        others += L.slots[x].used && !L.slots[x].check;
+                        others += L.slots[x].used && !L.slots[x].check && !L.slots[x].test;
                     /* a round: every set in flight is in, or `jobs` sets since the last */
                     /* and refits take at most a tenth of the time: on a big league a round
                      * spans more sets */

@@ -35,6 +35,7 @@
 #include "jail/spawn.h"
 #include "league/league.h"
 #include "league/unpack.h"
+#include "tour/tourfile.h"
 #include "util/util.h"
 #include "view/view.h"
 #include "web/multipart.h"
@@ -58,7 +59,8 @@ struct lw_server {
     ar_sandbox_cfg sandbox;     /* for the builds of uploads (lw_set_sandbox) */
     pid_t workers[MAX_WORKERS]; /* builds of uploads running (0: free) */
     struct event *reap;
-    char *board; /* the leaderboard's body, and when it was made */
+    int test_sets_per_hour; /* the league file's (testgames.c) */
+    char *board;            /* the leaderboard's body, and when it was made */
     size_t board_len;
     double board_ms;
 };
@@ -542,6 +544,93 @@ static void matchups(sqlite3 *db, long long me, int rank, FILE *f, int stat)
     fprintf(f, "</table></div>");
 }
 
+/* The author's test games of their bot NAME (testgames.c): the form that asks for more, and
+ * what became of each request, its games linked to /test. Only its author is shown this. */
+static void test_section(lw_server *s, sqlite3 *db, const char *name, const who *w, FILE *f)
+{
+    page pp = {.f = f};
+    fprintf(f,
+            "<h2 id=\"tests\">Test games (only you see these)</h2><p>Unrated games of this "
+            "bot against an entrant you choose: one duplicate set, played between the rated "
+            "sets; never counted in the ranking. At most %d an hour.</p>"
+            "<form method=\"post\" action=\"/test\"><fieldset><input type=\"hidden\" "
+            "name=\"name\" value=\"",
+            s ? s->test_sets_per_hour : 0);
+    esc(&pp, name);
+    fprintf(f, "\"><label>Against <select name=\"opponent\">");
+    sqlite3_stmt *st = NULL;
+    int n = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT DISTINCT name FROM entrants WHERE status = 'active' AND name "
+                           "!= ?1 ORDER BY name",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            fprintf(f, "<option>");
+            esc(&pp, col(st, 0));
+            fprintf(f, "</option>");
+            n++;
+        }
+        sqlite3_finalize(st);
+    }
+    fprintf(f, "</select></label><button%s>Ask for test games</button></fieldset></form>",
+            n ? "" : " disabled");
+    if (sqlite3_prepare_v2(db,
+                           "SELECT t.id, t.opponent, t.state, t.reason, t.asked_at, g.id, "
+                           "g.rotation, g.seat, g.total, g.place, g.error FROM tests t LEFT JOIN "
+                           "test_games g ON g.test = t.id WHERE t.author = ?1 AND t.entrant = ?2 "
+                           "ORDER BY t.id DESC, g.rotation LIMIT 80",
+                           -1, &st, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_text(st, 1, w->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    long long last = -1;
+    int rows = 0;
+    fprintf(f, "<div class=\"scroll\"><table id=\"testgames\"><tr><th>asked</th><th>against</th>"
+               "<th>what became of it</th><th>games</th></tr>");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        long long t = sqlite3_column_int64(st, 0);
+        if (t != last) {
+            if (last >= 0)
+                fprintf(f, "</td></tr>");
+            last = t;
+            rows++;
+            char when[40];
+            fmt_time(sqlite3_column_double(st, 4), when, sizeof when);
+            const char *state = col(st, 2);
+            fprintf(f, "<tr><td>%s</td><td>", when);
+            esc(&pp, col(st, 1));
+            fprintf(f, "</td><td class=\"%s\">%s",
+                    strcmp(state, "failed") == 0   ? "bad"
+                    : strcmp(state, "played") == 0 ? "ok"
+                                                   : "",
+                    strcmp(state, "asked") == 0     ? "waiting for a slot"
+                    : strcmp(state, "playing") == 0 ? "being played"
+                    : strcmp(state, "played") == 0  ? "played"
+                                                    : "failed");
+            if (*col(st, 3)) {
+                fprintf(f, "<div class=\"why\">");
+                esc_scrubbed(&pp, col(st, 3));
+                fprintf(f, "</div>");
+            }
+            fprintf(f, "</td><td>");
+        }
+        if (sqlite3_column_type(st, 5) != SQLITE_NULL)
+            fprintf(f,
+                    "<a class=\"testgame\" href=\"/test?g=%lld\">game %d</a> <small>(seat %d, "
+                    "%d points, place %d%s)</small><br>",
+                    sqlite3_column_int64(st, 5), sqlite3_column_int(st, 6) + 1,
+                    sqlite3_column_int(st, 7), sqlite3_column_int(st, 8), sqlite3_column_int(st, 9),
+                    sqlite3_column_int(st, 10) ? ", erred" : "");
+    }
+    sqlite3_finalize(st);
+    if (last >= 0)
+        fprintf(f, "</td></tr>");
+    fprintf(f, "</table></div>");
+    if (!rows)
+        fprintf(f, "<p>None asked yet.</p>");
+}
+
 static void entrant_body(lw_server *s, sqlite3 *db, const char *dir, const char *name, const who *w,
                          FILE *f, int stat)
 {
@@ -660,6 +749,8 @@ static void entrant_body(lw_server *s, sqlite3 *db, const char *dir, const char 
     fprintf(f, "</table></div>");
     if (!mine || stat)
         return;
+    if (w && strcmp(owner, w->name) == 0)
+        test_section(s, db, name, w, f);
     /* its logs: the author's and the host's eyes only */
     fprintf(f, "<h2>Logs (only you see these)</h2><ul>");
     int shown = 0;
@@ -887,6 +978,111 @@ static void on_log(struct evhttp_request *req, void *arg)
     fclose(m);
     aw_reply(req, 200, "text/plain; charset=utf-8", out, on);
     free(out);
+    free(buf);
+}
+
+/* ---- Test games ---------------------------------------------------------------------------- */
+
+static int form_field(struct evhttp_request *req, const char *key, char *out, size_t cap);
+static int post_ok(lw_server *s, struct evhttp_request *req, const who *w);
+
+/* GET /test?g=N: one test game, as its author's bot's seat saw it (the host: whole). Never
+ * anyone else's, whatever the reveal setting: a test is its author's alone. POST /test
+ * (name, opponent): ask for a test set (ar_league_test_ask), refused past the league's
+ * test_sets_per_hour with 429. */
+static void on_test(struct evhttp_request *req, void *arg)
+{
+    lw_server *s = arg;
+    who w;
+    whoami(s, req, &w);
+    if (!w.name[0]) {
+        message(s, req, 403, &w, "Sign in first", "test games are their author's alone");
+        return;
+    }
+    int r = post_ok(s, req, &w);
+    if (r < 0)
+        return;
+    if (r == 1) {
+        char name[40] = "", opp[40] = "", why[512] = "";
+        int st = AR_EXIT_USAGE;
+        if (is_host(&w))
+            snprintf(why, sizeof why, "an author asks for test games of their own bots");
+        else if (form_field(req, "name", name, sizeof name) < 0 ||
+                 form_field(req, "opponent", opp, sizeof opp) < 0)
+            snprintf(why, sizeof why, "a bot of yours and an entrant to play were expected");
+        else
+            st = ar_league_test_ask(s->dir, w.name, name, opp, why, sizeof why);
+        page p;
+        begin(&p, "Test games", &w, 0, 0);
+        fprintf(p.f, "<h1>Test games</h1><p class=\"%s\" id=\"outcome\">",
+                st == AR_EXIT_OK ? "ok" : "bad");
+        esc(&p, why);
+        fprintf(p.f, "</p>");
+        if (ar_league_author_name_ok(name)) {
+            fprintf(p.f, "<p><a href=\"/entrant?name=");
+            esc(&p, name);
+            fprintf(p.f, "#tests\">Back to ");
+            esc(&p, name);
+            fprintf(p.f, "'s test games</a></p>");
+        }
+        send_page(req,
+                  st == AR_EXIT_OK               ? 200
+                  : st == AR_LEAGUE_TEST_LIMITED ? 429
+                  : st == AR_EXIT_USAGE          ? 400
+                                                 : 500,
+                  &p);
+        return;
+    }
+    char gv[24], *gend;
+    long long g = -1;
+    if (aw_request_query(req, "g", gv, sizeof gv) == 0) {
+        errno = 0;
+        g = strtoll(gv, &gend, 10);
+        if (!gv[0] || *gend || errno || g < 0)
+            g = -1;
+    }
+    if (g < 0) {
+        message(s, req, 400, &w, "No such game", "g: a test game's number was expected");
+        return;
+    }
+    sqlite3_stmt *st = NULL;
+    char id[128] = "", author[64] = "", name[64] = "";
+    int seat = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT g.game_id, g.seat, t.author, t.entrant FROM test_games g "
+                           "JOIN tests t ON t.id = g.test WHERE g.id = ?1",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, g);
+        if (sqlite3_step(st) == SQLITE_ROW && lw_game_id_ok(col(st, 0))) {
+            snprintf(id, sizeof id, "%s", col(st, 0));
+            seat = sqlite3_column_int(st, 1);
+            snprintf(author, sizeof author, "%s", col(st, 2));
+            snprintf(name, sizeof name, "%s", col(st, 3));
+        }
+        sqlite3_finalize(st);
+    }
+    /* the same answer for a test of another author's as for none: nothing is told of them */
+    if (!id[0] || (!is_host(&w) && strcmp(author, w.name) != 0)) {
+        message(s, req, 404, &w, "No such test game", "you asked for no test game of that number");
+        return;
+    }
+    char path[PATH_MAX], err[512], back[128];
+    snprintf(path, sizeof path, "%s/tests/records/%s.jsonl", s->dir, id);
+    snprintf(back, sizeof back, "/entrant?name=%s#tests", name);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    av_replay_opts ro = {.seat = is_host(&w) ? AV_SPECTATOR : seat,
+                         .back = ar_league_author_name_ok(name) ? back : "/",
+                         .back_label = "the bot's test games",
+                         .no_seed = !is_host(&w)};
+    ro.clocks = av_folder_clocks(s->dir);
+    int rc = av_replay_html(path, &ro, m, err, sizeof err);
+    fclose(m);
+    if (rc == 0)
+        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
+    else
+        message(s, req, 404, &w, "No replay", "this test game's record could not be replayed");
     free(buf);
 }
 
@@ -1588,6 +1784,7 @@ static void server_main(void *arg)
     aw_server_route(s->web, "/signout", on_signout, s);
     aw_server_route(s->web, "/submit", on_submit, s);
     aw_server_route(s->web, "/host", on_host, s);
+    aw_server_route(s->web, "/test", on_test, s);
     s->term = evsignal_new(s->base, SIGTERM, on_term, s);
     event_add(s->term, NULL);
     struct timeval every = {1, 0};
@@ -1629,6 +1826,16 @@ lw_server *lw_bind(const lw_opts *o, char *err, size_t cap)
     socklen_t len = sizeof sa;
     s->port = getsockname(fd, (struct sockaddr *)&sa, &len) == 0 ? ntohs(sa.sin_port) : o->port;
     snprintf(s->cookie, sizeof s->cookie, "okr_lg_%d", s->port);
+    {
+        char ini[PATH_MAX], why2[1024];
+        ar_tour t;
+        memset(&t, 0, sizeof t);
+        snprintf(ini, sizeof ini, "%s/league.ini", s->dir);
+        if (ar_tour_load_league(ini, &t, why2, sizeof why2) == 0) {
+            s->test_sets_per_hour = t.test_sets_per_hour;
+            ar_tour_free(&t);
+        }
+    }
     if (ar_league_web_prepare(o->dir, s->host_secret) < 0) {
         snprintf(err, cap, "--serve: the authors' tables or the host's secret could not be made");
         lw_stop(s);

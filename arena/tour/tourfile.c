@@ -74,6 +74,13 @@ enum {
     K_PONDER,
     K_PACE,
     K_LUCK,
+    /* [league] only (league_only) */
+    K_TEST_SETS_PER_HOUR,
+    K_UPLOAD_MAX_BYTES,
+    K_UPLOAD_MAX_UNPACKED,
+    K_UPLOAD_MAX_FILES,
+    K_BUILD_SECONDS,
+    K_BUILD_MB,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -101,6 +108,12 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
     {SEC_TOURNAMENT, "hands", K_HANDS},
     {SEC_TOURNAMENT, "luck", K_LUCK},
+    {SEC_TOURNAMENT, "test_sets_per_hour", K_TEST_SETS_PER_HOUR},
+    {SEC_TOURNAMENT, "upload_max_bytes", K_UPLOAD_MAX_BYTES},
+    {SEC_TOURNAMENT, "upload_max_unpacked", K_UPLOAD_MAX_UNPACKED},
+    {SEC_TOURNAMENT, "upload_max_files", K_UPLOAD_MAX_FILES},
+    {SEC_TOURNAMENT, "build_seconds", K_BUILD_SECONDS},
+    {SEC_TOURNAMENT, "build_mb", K_BUILD_MB},
     {SEC_CLOCKS, "startup_ms", K_STARTUP_MS},
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
@@ -164,7 +177,14 @@ struct ar_tour_src {
 static int league_key(int id)
 {
     return id == K_NAME || id == K_RULES || id == K_RULE || id == K_SEATS || id == K_SEED ||
-           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS;
+           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS || id >= K_TEST_SETS_PER_HOUR;
+}
+
+/* The keys only a league has (its web face's test games and uploads): unknown to a
+ * tournament's [tournament]. */
+static int league_only(int id)
+{
+    return id >= K_TEST_SETS_PER_HOUR && id < NKEYS;
 }
 
 /* The name the first section goes by in this file: [tournament] or [league]. */
@@ -460,8 +480,13 @@ static int handler(void *user, const char *section, const char *name, const char
     if (id >= 0 && p->src->league && p->sec == SEC_TOURNAMENT && !league_key(id)) {
         perr(p,
              "unknown key \"%s\" in [league]; [league] takes: name rules rule seats seed hands "
-             "bootstrap jobs",
+             "bootstrap jobs test_sets_per_hour upload_max_bytes upload_max_unpacked "
+             "upload_max_files build_seconds build_mb",
              name);
+        return 0;
+    }
+    if (id >= 0 && !p->src->league && p->sec == SEC_TOURNAMENT && league_only(id)) {
+        perr(p, "unknown key \"%s\" in [tournament]: only a league's file takes it", name);
         return 0;
     }
     if (id < 0) {
@@ -896,6 +921,31 @@ static void resolve(resolver *r, ar_tour *t)
         t->jobs = (int)x;
     if (get_long(r, &k[K_BOOTSTRAP], "bootstrap", 0, 1000000, &x) > 0)
         t->bootstrap = (int)x;
+    /* a league's web face (docs/league.md): the defaults are ar_unpack_limits_default's and
+     * the build's (jail/build.h) */
+    t->test_sets_per_hour = 3;
+    t->upload_max_bytes = 64ull << 20;
+    t->upload_max_unpacked = 64ull << 20;
+    t->upload_max_files = 4096;
+    t->build_seconds = 120;
+    t->build_mb = 1024;
+    if (get_long(r, &k[K_TEST_SETS_PER_HOUR], "test_sets_per_hour", 0, 1000, &x) > 0)
+        t->test_sets_per_hour = (int)x;
+    if (get_long(r, &k[K_UPLOAD_MAX_BYTES], "upload_max_bytes", 1, 1ll << 32, &x) > 0)
+        t->upload_max_bytes = (uint64_t)x;
+    if (get_long(r, &k[K_UPLOAD_MAX_UNPACKED], "upload_max_unpacked", 1, 1ll << 36, &x) > 0)
+        t->upload_max_unpacked = (uint64_t)x;
+    if (get_long(r, &k[K_UPLOAD_MAX_FILES], "upload_max_files", 1, 1000000, &x) > 0)
+        t->upload_max_files = (uint32_t)x;
+    if (get_double(r, &k[K_BUILD_SECONDS], "build_seconds", 0, 86400, 0, &f) > 0) {
+        if (f <= 0)
+            rerr(r, &k[K_BUILD_SECONDS], 0, "build_seconds: expected a number above 0, got '%s'",
+                 k[K_BUILD_SECONDS].value);
+        else
+            t->build_seconds = f;
+    }
+    if (get_long(r, &k[K_BUILD_MB], "build_mb", 16, 1048576, &x) > 0)
+        t->build_mb = (uint32_t)x;
 
     if (get_long(r, &k[K_STARTUP_MS], "startup_ms", 1, 86400000, &x) > 0)
         t->clocks.startup_ms = (uint32_t)x;

@@ -83,7 +83,14 @@ typedef struct ar_tour {
     int sprt; /* 1: [sprt] gave s0 < s1 (gauntlet only); 0: no sequential test */
     ar_tour_entrant *entrant;
     int nentrants;
-    int league;              /* read by ar_tour_load_league */
+    int league; /* read by ar_tour_load_league */
+    /* [league] only (docs/league.md, "The web face"): an author's test sets an hour, and an
+     * upload's limits: the archive's bytes, its bytes and entries unpacked, the build step's
+     * seconds and MB */
+    int test_sets_per_hour;
+    uint64_t upload_max_bytes, upload_max_unpacked;
+    uint32_t upload_max_files, build_mb;
+    double build_seconds;
     struct ar_tour_src *src; /* private: the text of every key and where it came from, so
                                 that ar_tour_set can re-check and name lines */
 } ar_tour;
@@ -95,9 +102,11 @@ typedef struct ar_tour {
 int ar_tour_load(const char *path, ar_tour *t, char *err, size_t errcap);
 
 /* A league file (arena league init, docs/league.md): the same format with a [league] section
- * in place of [tournament], which takes only name, rules, rule, seats, seed, hands, bootstrap
- * and jobs; no [sprt]; any number of [entrant NAME] sections (entrants come later too). The
- * other keys keep their defaults. Errors name FILE:LINE as for ar_tour_load. */
+ * in place of [tournament], which takes only name, rules, rule, seats, seed, hands, bootstrap,
+ * jobs and the web face's test_sets_per_hour, upload_max_bytes, upload_max_unpacked,
+ * upload_max_files, build_seconds and build_mb; no [sprt]; any number of [entrant NAME] sections
+ * (entrants come later too). The other keys keep their defaults. Errors name FILE:LINE as for
+ * ar_tour_load. */
 int ar_tour_load_league(const char *path, ar_tour *t, char *err, size_t errcap);
 
 /* Apply one override "section.key=value" (e.g. "tournament.seed=7",

@@ -293,6 +293,86 @@ check("a bad game number is refused (400)", st == 400)
 st, _, _ = req("GET", "/log?f=../league.db", host)
 check("a log name with .. is refused (400)", st == 400)
 
+# ---- test games: asked by alice, played unrated, hers alone ----
+def ask(who, name, opp, origin=True):
+    return req("POST", "/test", who, urllib.parse.urlencode({"name": name, "opponent": opp}),
+               form, origin=origin)
+
+
+st, _, text = req("GET", "/entrant?name=alpy", alice)
+check("alpy's page offers alice test games against an entrant she chooses",
+      'action="/test"' in text and "<option>bobc</option>" in text and
+      "<option>alpy</option>" not in text, text[-600:])
+st, _, text = req("GET", "/entrant?name=alpy", bob)
+check("bob is not offered test games of alice's bot", 'action="/test"' not in text and
+      'id="tests"' not in text)
+st, _, _ = ask(alice, "alpy", "bobc", origin=False)
+check("asking without Origin is refused (403)", st == 403)
+st, _, text = ask(alice, "alpy", "bobc")
+check("alice asks for test games of alpy against bobc", st == 200 and "Asked: 2 unrated games"
+      in text, text[-400:])
+st, _, text = ask(alice, "alpy", "greedy")
+check("... and against greedy", st == 200, text[-300:])
+st, _, text = ask(alice, "alpy", "random")
+check("a third within the hour is refused: the page says the limit (429)", st == 429 and
+      "at most 2 test sets an hour per author" in text and "the next one from" in text,
+      "%d %s" % (st, text[-400:]))
+st, _, text = ask(bob, "alpy", "bobc")
+check("bob cannot ask for test games of alice's bot (400)", st == 400 and "not your bot" in text)
+st, _, text = ask(bob, "bobc", "bobc")
+check("nor of a bot against itself (400)", st == 400)
+st, _, text = ask(bob, "bobc", "nobody")
+check("nor against no entrant (400)", st == 400 and "not playing" in text)
+deadline = time.time() + (240 if os.environ.get("OKR_SANITIZE") == "1" else 90)
+while time.time() < deadline:
+    states = [r[0] for r in db().execute("SELECT state FROM tests WHERE author = 'alice'")]
+    if states and all(x in ("played", "failed") for x in states):
+        break
+    time.sleep(0.5)
+check("both test sets are played by the running league", states == ["played", "played"],
+      str(states))
+c = db()
+tgames = c.execute("SELECT g.id, g.game_id, g.seat FROM test_games g JOIN tests t ON t.id = "
+                   "g.test WHERE t.author = 'alice' ORDER BY g.id").fetchall()
+rated_ids = {r[0] for r in c.execute("SELECT game_id FROM games")}
+last_round = c.execute("SELECT games FROM rounds ORDER BY round DESC LIMIT 1").fetchone()
+c.close()
+check("their 4 games are kept apart from the rated ones", len(tgames) == 4 and
+      not ({g[1] for g in tgames} & rated_ids), str(tgames))
+jsonl = [json.loads(line)["game_id"] for line in open(os.path.join(L, "games.jsonl"))
+         if line.strip()]
+results = json.load(open(os.path.join(L, "results.json")))
+check("the ratings and standings count only rated games (games.jsonl, results.json)",
+      set(jsonl) <= rated_ids and not any("-t" in g for g in jsonl) and
+      results.get("games") == len(jsonl) and last_round and last_round[0] == len(jsonl),
+      "%d jsonl, results %s, round %s" % (len(jsonl), results.get("games"), last_round))
+st, _, text = req("GET", "/entrant?name=alpy", alice)
+check("alpy's page lists the test games for alice", len(re.findall(r'href="/test\?g=\d+"', text))
+      == 4)
+st, _, board = req("GET", "/")
+st, _, pub = req("GET", "/entrant?name=alpy")
+check("... and no public page names them", not any(g[1].split("-", 1)[1] in board + pub
+                                                   for g in tgames))
+for gid, game_id, seat in tgames[:2]:
+    st, _, page = req("GET", "/test?g=%d" % gid, alice)
+    rec = os.path.join(L, "tests", "records", game_id + ".jsonl")
+    record_seeds.append(str(json.loads(open(rec).readline())["seed"]))
+    data = okr_data(page) if st == 200 else None
+    out = os.path.join(os.path.dirname(L), "oracle-t.html")
+    subprocess.run([ARENA, "replay", rec, "--html", "--seat", str(seat), "-o", out], check=True,
+                   capture_output=True)
+    want = okr_data(open(out).read())
+    if data:
+        want.pop("back", None)
+        want.pop("back_label", None)
+    check("alice opens test game %d as alpy's seat %d saw it (the seat page of the record)" %
+          (gid, seat), data is not None and data.get("seat") == seat and data == want,
+          "%d" % st)
+    st, _, _ = req("GET", "/test?g=%d" % gid, bob)
+    check("bob cannot open it (404)", st == 404)
+    st, _, _ = req("GET", "/test?g=%d" % gid)
+    check("nor can a visitor (403)", st == 403)
+
 # ---- scan everything alice received ----
 bob_lines = set()
 for f in boblogs:
@@ -308,7 +388,7 @@ for path, body in seen["alice"]:
     for n in needles:
         if n in t:
             leaks.append("%s: seed %s" % (path, n))
-    if re.search(r"\bL\d+-[sc]\d+-r\d+", t):
+    if re.search(r"\bL\d+-[sct]\d+-r\d+", t):
         leaks.append("%s: a game id with the league's seed" % path)
     for line in bob_lines:
         if line in t:

@@ -5,7 +5,8 @@
 # check and reach the leaderboard, an author sees her games as her seat saw them and nothing
 # of the other's (no hidden card, seed or log in any response), forged Origin, wrong Host,
 # bad secrets and missing cookies are refused, the host reveals the replays and hides them
-# again, revokes an author and exports.
+# again, revokes an author and exports; alice asks for test games (unrated, hers alone,
+# refused past the league's test_sets_per_hour).
 source "$(dirname "$0")/../tour/lib.bash" "$@"
 L="$TMP/lg"
 cat >"$TMP/t.league" <<T
@@ -16,6 +17,7 @@ seats = 2
 seed = 770211
 bootstrap = 20
 jobs = 1
+test_sets_per_hour = 2
 [clocks]
 decision_ms = 2000
 hard_ms = 5000
