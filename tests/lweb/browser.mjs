@@ -167,6 +167,44 @@ for (const a of ['alice', 'bob']) {
   } else check(a + ' has a game to open', false);
 }
 
+// ---- test games: alice asks on her bot's page, past the limit the page says so ----
+{
+  const p = people.alice;
+  await p.page.goto(origin + '/entrant?name=alpy');
+  await p.page.selectOption('select[name="opponent"]', 'bobc');
+  await p.page.click('button:has-text("Ask for test games")');
+  await p.page.waitForLoadState();
+  let t = await outcome(p.page);
+  check('alice asks for test games of alpy against bobc on its page', t.startsWith('Asked'), t);
+  await p.page.goto(origin + '/entrant?name=alpy');
+  await p.page.selectOption('select[name="opponent"]', 'greedy');
+  await p.page.click('button:has-text("Ask for test games")');
+  await p.page.waitForLoadState();
+  t = await outcome(p.page);
+  check('a second within the hour is refused, and the page says the limit',
+    /at most 1 test set an hour per author/.test(t), t);
+  const until = Date.now() + (process.env.OKR_SANITIZE === '1' ? 180000 : 60000);
+  let href = null;
+  while (Date.now() < until && !href) {
+    await p.page.goto(origin + '/entrant?name=alpy');
+    href = await p.page.locator('a.testgame').first().getAttribute('href').catch(() => null);
+    if (!href) await sleep(1000);
+  }
+  check('the test games appear on alpy\'s page', href !== null);
+  if (href) {
+    await p.page.screenshot({ path: path.join(cfg.shots, 'league-tests-1366.png') });
+    await p.page.locator('a.testgame').first().click();
+    await p.page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+    const d = await p.page.evaluate(() => JSON.parse(document.getElementById('okr-data').textContent));
+    check('alice opens a test game as alpy\'s seat saw it (seat ' + d.seat + ')',
+      Number.isInteger(d.seat) && d.names && /^alpy/.test(d.names[d.seat]), JSON.stringify(d.names));
+    const rb = await people.bob.page.goto(origin + href);
+    check('bob cannot open it (404)', rb.status() === 404);
+  }
+  const jsonl = fs.readFileSync(path.join(cfg.league, 'games.jsonl'), 'utf8');
+  check('the rated games (games.jsonl) hold no test game', jsonl.length > 0 && !/-t\d+-r\d+/.test(jsonl));
+}
+
 // ---- refusals ----
 let r = await people.alice.ctx.request.post(origin + '/host', { headers: { Origin: 'http://evil.example' }, form: { action: 'author', name: 'eve' } });
 check('a forged Origin is refused (403)', r.status() === 403);
@@ -192,7 +230,7 @@ const seed = (fs.readFileSync(path.join(cfg.league, 'league.ini'), 'utf8').match
 const leaks = [];
 for (const [u, body] of people.alice.bodies) {
   if (seed && body.includes(seed)) leaks.push(u + ': the league seed');
-  if (/\bL\d+-[sc]\d+-r\d+/.test(body)) leaks.push(u + ': a seeded game id');
+  if (/\bL\d+-[sct]\d+-r\d+/.test(body)) leaks.push(u + ': a seeded game id');
   for (const l of bobLines) if (body.includes(l)) leaks.push(u + ": bob's log line " + l);
 }
 check('no response to alice (' + people.alice.bodies.length + ') holds the seed, a seeded game id or bob\'s log lines (' + bobLines.size + ')',

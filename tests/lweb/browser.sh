@@ -26,6 +26,7 @@ seats = 2
 seed = 770211
 bootstrap = 20
 jobs = 1
+test_sets_per_hour = 1
 [clocks]
 decision_ms = 2000
 hard_ms = 5000
