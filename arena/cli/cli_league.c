@@ -2,6 +2,7 @@
  * The work is the league room's (league/league.h); this file reads the command line. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,36 @@ static int run_main(int argc, char **argv)
         fflush(stdout);
     }
     status = ar_league_run(dir, &o);
+    long long deals = status == AR_EXIT_OK ? ar_league_final_asked(dir) : 0;
+    if (deals > 0) {
+        /* the host started the final on its page: the run has let its sets in; the final
+         * plays now, its pages still up */
+        ar_tour_run_opts fo;
+        memset(&fo, 0, sizeof fo);
+        fo.jobs = o.jobs;
+        fo.quiet = o.quiet;
+        fo.sandbox = o.sandbox;
+        fo.stdout_cap = o.stdout_cap;
+        if (!o.quiet)
+            fprintf(stderr, "arena league: the host started the final (%lld deals a table)\n",
+                    deals);
+        status = ar_league_final(dir, deals, &fo);
+        if (web && status == AR_EXIT_OK) {
+            /* the pages stay up (the host reads the final's results there) until stopped */
+            sigset_t set;
+            sigemptyset(&set);
+            sigaddset(&set, SIGINT);
+            sigaddset(&set, SIGTERM);
+            sigprocmask(SIG_BLOCK, &set, NULL);
+            /* said once the signals wait for sigwait: a stop sent after this line is seen */
+            fprintf(stderr,
+                    "arena league: the final is in %s/final; the pages stay up until "
+                    "SIGINT or SIGTERM\n",
+                    dir);
+            int sig;
+            sigwait(&set, &sig);
+        }
+    }
 out:
     lw_stop(web);
     ar_tour_free(&t);

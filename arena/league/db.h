@@ -50,6 +50,8 @@ int lg_set_status(sqlite3 *db, long long id, const char *status, const char *rea
 
 /* Is the league frozen by `final`? */
 int lg_frozen(sqlite3 *db);
+/* The final's deals the host asked for from the web face (ar_league_freeze), or 0. */
+long long lg_final_asked(sqlite3 *db);
 
 /* Make the test games' tables if missing (testgames.c): tests, test_games. 0 or -1 printed. */
 int lg_tests_schema(sqlite3 *db);

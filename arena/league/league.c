@@ -1059,6 +1059,56 @@ int ar_league_frozen(const char *dir)
     return f;
 }
 
+int ar_league_freeze(const char *dir, long long final_deals)
+{
+    sqlite3 *db = lg_db_open(dir, 0);
+    if (!db)
+        return AR_EXIT_FAIL;
+    char now[32], deals[32];
+    snprintf(now, sizeof now, "%.3f", lg_now());
+    snprintf(deals, sizeof deals, "%lld", final_deals);
+    sqlite3_stmt *st = lg_prep(db, "INSERT OR IGNORE INTO meta(key, value) VALUES ('frozen', ?1)");
+    int ok = st != NULL;
+    if (ok) {
+        sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        sqlite3_finalize(st);
+    }
+    if (ok && final_deals > 0) {
+        st = lg_prep(db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('final_asked', ?1)");
+        ok = st != NULL;
+        if (ok) {
+            sqlite3_bind_text(st, 1, deals, -1, SQLITE_STATIC);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+            sqlite3_finalize(st);
+        }
+    }
+    if (!ok)
+        fprintf(stderr, "arena league: freezing %s: %s\n", dir, lg_errmsg(db));
+    sqlite3_close(db);
+    return ok ? AR_EXIT_OK : AR_EXIT_FAIL;
+}
+
+long long lg_final_asked(sqlite3 *db)
+{
+    sqlite3_stmt *st = lg_prep(db, "SELECT value FROM meta WHERE key = 'final_asked'");
+    long long d = 0;
+    if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        d = atoll((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return d > 0 ? d : 0;
+}
+
+long long ar_league_final_asked(const char *dir)
+{
+    sqlite3 *db = lg_db_open(dir, 0);
+    if (!db)
+        return -1;
+    long long d = lg_final_asked(db);
+    sqlite3_close(db);
+    return d;
+}
+
 /* argv as one command string ar_spawn_split gives back. */
 static char *join_argv(char *const *argv)
 {

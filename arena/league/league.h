@@ -98,6 +98,13 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o);
  * league's rules, clocks and seed, into DIR/final (resumed when it is there). base: jobs,
  * sandbox, stdout cap, quiet, progress. Returns an exit status. */
 int ar_league_final(const char *dir, long long deals, const ar_tour_run_opts *base);
+/* The host's freeze (the web face's host page): no entrant joins, no test is asked, and a
+ * running `run` starts no more sets (those in flight finish and count) but stays up; with
+ * final_deals > 0 the final is asked too: the run then returns once its sets are in, and
+ * `run` plays the final (ar_league_final with those deals) before it ends. Exit status. */
+int ar_league_freeze(const char *dir, long long final_deals);
+/* The final's deals the host asked for (0: none asked), or -1 (printed). */
+long long ar_league_final_asked(const char *dir);
 /* 1 if DIR's league is frozen by `final`, 0 if not, -1 (printed) if unreadable. */
 int ar_league_frozen(const char *dir);
 

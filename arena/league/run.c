@@ -1310,14 +1310,25 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                 dir, L.t.name, L.k, L.jobs, L.counted_sets, L.ngames, (long)getpid());
     struct pollfd *pf = ar_xcalloc((size_t)L.jobs, sizeof *pf);
     int *pslot = ar_xcalloc((size_t)L.jobs, sizeof *pslot);
-    double last_reload = 0, stop_at = 0;
-    int stopping = 0;
+    double last_reload = 0, stop_at = 0, last_meta = 0;
+    int stopping = 0, frozen = 0, final_asked = 0;
     for (;;) {
         int running = 0;
         for (int s = 0; s < L.jobs; s++)
             running += L.slots[s].used;
-        int done = o->max_sets > 0 && L.counted_sets >= o->max_sets;
-        int may_start = !g_stop && !L.fatal && !done;
+        /* the host's freeze and final (the web face, ar_league_freeze): looked at each second */
+        if (ar_now_ms() - last_meta > 1000) {
+            last_meta = ar_now_ms();
+            int was = frozen;
+            frozen = lg_frozen(L.db);
+            final_asked = lg_final_asked(L.db) > 0;
+            if (frozen && !was && !o->quiet)
+                fprintf(stderr, "arena league: frozen by the host: no more sets; %s\n",
+                        final_asked ? "the final is played once the sets in flight are in"
+                                    : "this run stays up (its pages too) until stopped");
+        }
+        int done = (o->max_sets > 0 && L.counted_sets >= o->max_sets) || final_asked;
+        int may_start = !g_stop && !L.fatal && !done && !frozen;
         int free_slot = 0;
         for (int s = 0; s < L.jobs; s++)
             free_slot |= !L.slots[s].used;

@@ -1392,12 +1392,25 @@ static int safe_filename(const char *f)
                      "mnopqrstuvwxyz0123456789_.-") == strlen(f);
 }
 
+/* The host uploads too (its host page links here): its own entrants, never a version of an
+ * author's. 0, or -1 with why. */
+static int host_may_add(lw_server *s, const char *name, char *why, size_t cap)
+{
+    char owner[64];
+    if (ar_league_owner(s->db, name, owner, sizeof owner)) {
+        snprintf(why, cap, "the entrant %s belongs to the author %s, who submits its versions",
+                 name, owner);
+        return -1;
+    }
+    return 0;
+}
+
 static void on_submit(struct evhttp_request *req, void *arg)
 {
     lw_server *s = arg;
     who w;
     whoami(s, req, &w);
-    if (!w.name[0] || is_host(&w)) {
+    if (!w.name[0]) {
         message(s, req, 403, &w, "Sign in first",
                 "Only a signed-in author submits bots: use the sign-in link the host gave you.");
         return;
@@ -1466,7 +1479,8 @@ static void on_submit(struct evhttp_request *req, void *arg)
             snprintf(why, sizeof why,
                      "an archive needs the file to run inside it: a relative path of A-Z a-z "
                      "0-9 _ . - / without \"..\"");
-        else if (ar_league_claim(s->dir, name, w.name, why, sizeof why) == 0) {
+        else if (is_host(&w) ? host_may_add(s, name, why, sizeof why) == 0
+                             : ar_league_claim(s->dir, name, w.name, why, sizeof why) == 0) {
             if (archive) {
                 upload_archive(s, req, name, runtime, entry, build, pf, why, sizeof why, &status);
                 goto answer;
@@ -1539,6 +1553,53 @@ static int do_author(void *arg)
     return ar_league_author_revoke(a->dir, a->name);
 }
 
+typedef struct addcmd {
+    const char *dir, *name;
+    char **argv;
+    int argc;
+} addcmd;
+
+static int do_add_cmd(void *arg)
+{
+    addcmd *a = arg;
+    return ar_league_add(a->dir, a->name, NULL, 0, a->argv, a->argc);
+}
+
+/* The host's "add": an entrant (or its next version) from a command line, as `arena league
+ * add DIR NAME -- COMMAND` (its paths against the folder `run` was started in). An author's
+ * entrant is refused: its versions are its author's to submit. */
+static int host_add(lw_server *s, struct evhttp_request *req, const char *name, char *note,
+                    size_t cap)
+{
+    char command[1024], owner[64], err[512];
+    if (form_field(req, "command", command, sizeof command) < 0 ||
+        !command[strspn(command, " \t")]) {
+        snprintf(note, cap, "add: a command was expected (@greedy, or python3 /path/bot.py)");
+        return -1;
+    }
+    if (ar_league_owner(s->db, name, owner, sizeof owner)) {
+        snprintf(note, cap, "add %s: it belongs to the author %s, who submits its versions", name,
+                 owner);
+        return -1;
+    }
+    addcmd a = {.dir = s->dir, .name = name};
+    if (ar_spawn_split(command, &a.argv, &a.argc, err, sizeof err) < 0) {
+        snprintf(note, cap, "add %s: the command: %s", name, err);
+        return -1;
+    }
+    char said[512];
+    int st = captured(do_add_cmd, &a, said, sizeof said);
+    ar_spawn_argv_free(a.argv);
+    if (st != AR_EXIT_OK) {
+        snprintf(note, cap, "add %s: %s", name, said[0] ? said : "the league did not take it");
+        return -1;
+    }
+    snprintf(note, cap, "add: %s waits for its check", name);
+    return 0;
+}
+
+static int form_field(struct evhttp_request *req, const char *key, char *out, size_t cap);
+
 static void host_form(lw_server *s, page *p)
 {
     char reveal[32] = "never";
@@ -1573,8 +1634,51 @@ static void host_form(lw_server *s, page *p)
                   "pages to DIR/site</legend><input type=\"hidden\" name=\"action\" "
                   "value=\"export\"><input type=\"hidden\" name=\"name\" value=\"site\">"
                   "<button>export</button></fieldset></form>"
-                  "<p>The final (it freezes the league): <code>arena league final DIR</code> "
-                  "once this run is stopped.</p>");
+                  "<form method=\"post\" action=\"/host\"><fieldset><legend>Add an entrant (or "
+                  "its next version) from a command on this machine</legend><input "
+                  "type=\"hidden\" name=\"action\" value=\"add\"><input name=\"name\" required "
+                  "placeholder=\"entrant\" maxlength=\"32\"> <input name=\"command\" required "
+                  "placeholder=\"@greedy, or python3 /path/to/bot.py\" maxlength=\"1000\"> "
+                  "<button>add</button></fieldset></form><p>Add one from an upload (a file or an "
+                  "archive, with a build step): <a href=\"/submit\">the submission "
+                  "page</a>.</p>");
+    int frozen = 0;
+    long long final = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT key, value FROM meta WHERE key IN ('frozen', "
+                           "'final_asked')",
+                           -1, &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            if (strcmp(col(st, 0), "frozen") == 0)
+                frozen = 1;
+            else
+                final = atoll(col(st, 1));
+        }
+        sqlite3_finalize(st);
+    }
+    char res[PATH_MAX];
+    snprintf(res, sizeof res, "%s/final/results.json", s->dir);
+    if (final > 0)
+        fprintf(p->f, "<p id=\"final\">The final was started (%lld deal%s a table): %s</p>", final,
+                final == 1 ? "" : "s",
+                access(res, F_OK) == 0 ? "its results are in DIR/final/results.json and "
+                                         "DIR/final/standings.csv"
+                                       : "it plays once the sets in flight are in (DIR/final)");
+    else
+        fprintf(p->f,
+                "<form method=\"post\" action=\"/host\"><fieldset><legend>%s</legend><input "
+                "type=\"hidden\" name=\"action\" value=\"freeze\"><input type=\"hidden\" "
+                "name=\"name\" value=\"league\"> <button%s>freeze</button></fieldset></form>"
+                "<form method=\"post\" action=\"/host\"><fieldset><legend>Start the final: the "
+                "league freezes, the sets in flight finish, and the latest version of every "
+                "live entrant plays a round robin of this many deals a table (in DIR/final)"
+                "</legend><input type=\"hidden\" name=\"action\" value=\"final\"><input "
+                "name=\"name\" required value=\"4\" inputmode=\"numeric\" maxlength=\"6\"> "
+                "<button>start the final</button></fieldset></form>",
+                frozen ? "The league is frozen: no entrant joins, no set starts"
+                       : "Freeze the league: no entrant joins, no set starts (the sets in flight "
+                         "finish and count; the pages stay up)",
+                frozen ? " disabled" : "");
 }
 
 /* application/x-www-form-urlencoded fields of a small body */
@@ -1623,7 +1727,25 @@ static void on_host(struct evhttp_request *req, void *arg)
         if (form_field(req, "action", action, sizeof action) < 0 ||
             form_field(req, "name", name, sizeof name) < 0)
             snprintf(note, sizeof note, "an action and a name were expected");
-        else if (strcmp(action, "reveal") == 0) {
+        else if (strcmp(action, "freeze") == 0) {
+            if (ar_league_freeze(s->dir, 0) == AR_EXIT_OK)
+                bad = 0, snprintf(note, sizeof note,
+                                  "the league is frozen: no entrant joins, no set starts");
+            else
+                snprintf(note, sizeof note, "the league could not be frozen");
+        } else if (strcmp(action, "final") == 0) {
+            char *end;
+            long long deals = strtoll(name, &end, 10);
+            if (end == name || *end || deals < 1 || deals > 100000)
+                snprintf(note, sizeof note, "final: a number of deals a table, 1 to 100000");
+            else if (ar_league_freeze(s->dir, deals) == AR_EXIT_OK)
+                bad = 0, snprintf(note, sizeof note,
+                                  "the final is started: %lld deal%s a table, once the sets in "
+                                  "flight are in; its results go to DIR/final",
+                                  deals, deals == 1 ? "" : "s");
+            else
+                snprintf(note, sizeof note, "the final could not be started");
+        } else if (strcmp(action, "reveal") == 0) {
             char *end;
             double h = strtod(name, &end);
             if (strcmp(name, "never") != 0 && strcmp(name, "end") != 0 &&
@@ -1647,6 +1769,8 @@ static void on_host(struct evhttp_request *req, void *arg)
                 snprintf(note, sizeof note, "%s signs in with %s/signin?a=%s&k=%s", name, s->url,
                          name, secret);
             }
+        } else if (strcmp(action, "add") == 0) {
+            bad = host_add(s, req, name, note, sizeof note) < 0;
         } else {
             addargs a = {.dir = s->dir, .name = name};
             char said[512];

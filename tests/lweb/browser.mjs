@@ -235,6 +235,21 @@ for (const [u, body] of people.alice.bodies) {
 }
 check('no response to alice (' + people.alice.bodies.length + ') holds the seed, a seeded game id or bob\'s log lines (' + bobLines.size + ')',
   leaks.length === 0 && people.alice.bodies.length > 5, leaks.slice(0, 3).join('; '));
+// ---- the host adds an entrant from a command, then freezes the league, on its page ----
+await host.page.setViewportSize({ width: 1366, height: 900 });
+await host.page.goto(origin + '/host');
+await host.page.locator('form:has(input[value="add"]) input[name="name"]').fill('hostbot');
+await host.page.locator('form:has(input[value="add"]) input[name="command"]').fill('@greedy');
+await host.page.locator('form:has(input[value="add"]) button').click();
+await host.page.waitForLoadState();
+let said = await outcome(host.page);
+check('the host adds an entrant from a command on its page', /hostbot waits for its check/.test(said), said);
+await host.page.locator('form:has(input[value="freeze"]) button').click();
+await host.page.waitForLoadState();
+said = await outcome(host.page);
+check('the host freezes the league on its page', /the league is frozen/.test(said) &&
+  await host.page.locator('form:has(input[value="freeze"]) button').isDisabled(), said);
+
 check('no request left the server', foreign.length === 0, foreign.slice(0, 3).join(' '));
 check('no console or page error', errors.length === 0, errors.slice(0, 3).join(' | '));
 await browser.close();

@@ -421,5 +421,54 @@ if os.path.exists(site + "/index.html"):
     t = open(site + "/index.html").read() + open(site + "/entrant-alpy.html").read()
     check("... with no link to a game, no log", "/game?" not in t and "/log?" not in t and
           "entrant-alpy.html" in t)
+# ---- the host adds, freezes and starts the final from its page ----
+st, _, text = req("POST", "/host", host, "action=add&name=hostbot&command=%40greedy", form)
+check("the host adds an entrant from a command", st == 200 and "waits for its check" in text and
+      dict(db().execute("SELECT name, status FROM entrants")).get("hostbot") is not None,
+      text[-300:])
+st, _, text = req("POST", "/host", host, "action=add&name=bobc&command=%40greedy", form)
+check("... never a version of an author's bot (400)", st == 400 and
+      "belongs to the author bob" in text, text[-300:])
+st, _, text = req("POST", "/host", host, "action=add&name=hostx&command=", form)
+check("... nor without a command (400)", st == 400 and "a command was expected" in text)
+st, said = upload(host, "hostpy", "python3", "random_bot.py", pybot)
+check("the host uploads a bot on the submission page", st == 200 and said.startswith("Taken"),
+      said)
+check("... which is the host's, no author's",
+      "hostpy" not in dict(db().execute("SELECT entrant, author FROM owners")) and
+      "hostpy" in dict(db().execute("SELECT name, status FROM entrants")))
+st, said = upload(host, "bobc", "exec", "greedy_bot", cbot)
+check("... never a version of an author's bot (400)", st == 400 and "belongs to the author bob"
+      in said, said)
+st, _, text = req("POST", "/host", host, "action=freeze&name=league", form)
+check("the host freezes the league", st == 200 and
+      db().execute("SELECT count(*) FROM meta WHERE key = 'frozen'").fetchone()[0] == 1)
+st, said = upload(bob, "bobnew", "exec", "greedy_bot", cbot)
+check("... then an upload is refused, saying why", st == 400 and "frozen" in said, said)
+deadline = time.time() + (240 if os.environ.get("OKR_SANITIZE") == "1" else 90)
+while time.time() < deadline and db().execute(
+        "SELECT count(*) FROM sets WHERE state = 'playing'").fetchone()[0]:
+    time.sleep(0.5)
+last_set = db().execute("SELECT max(id) FROM sets").fetchone()[0]
+time.sleep(2.5)
+check("... and the running league starts no set (those in flight finish)",
+      db().execute("SELECT max(id), sum(state = 'playing') FROM sets").fetchone() ==
+      (last_set, 0))
+st, _, text = req("POST", "/host", host, "action=final&name=0", form)
+check("a final of 0 deals is refused (400)", st == 400)
+st, _, text = req("POST", "/host", host, "action=final&name=1", form)
+check("the host starts the final (1 deal a table)", st == 200 and "final is started" in text,
+      text[-300:])
+final = os.path.join(L, "final", "results.json")
+deadline = time.time() + (600 if os.environ.get("OKR_SANITIZE") == "1" else 240)
+while time.time() < deadline and not os.path.exists(final):
+    time.sleep(0.5)
+fr = json.load(open(final)) if os.path.exists(final) else {}
+names = sorted(e["name"] for e in fr.get("config", {}).get("entrants", []))
+check("the run lets its sets in and plays the final: DIR/final/results.json",
+      "alpy" in names and "bobc" in names and "alarc" not in names, str(names))
+st, _, text = req("GET", "/host", host)
+check("the host page says where the final's results are", "its results are in" in text,
+      text[-400:])
 print("%s" % ("client: all checks passed" if not failed else "client: %d failed" % failed))
 sys.exit(1 if failed else 0)

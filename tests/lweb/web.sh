@@ -6,7 +6,8 @@
 # of the other's (no hidden card, seed or log in any response), forged Origin, wrong Host,
 # bad secrets and missing cookies are refused, the host reveals the replays and hides them
 # again, revokes an author and exports; alice asks for test games (unrated, hers alone,
-# refused past the league's test_sets_per_hour).
+# refused past the league's test_sets_per_hour); the host adds from a command and an upload,
+# freezes the league and starts the final from its page.
 source "$(dirname "$0")/../tour/lib.bash" "$@"
 L="$TMP/lg"
 cat >"$TMP/t.league" <<T
@@ -47,6 +48,11 @@ check "... twice: no such author (exit 2)" test $? -eq 2
 check "a bad author name (exit 2)" test $? -eq 2
 python3 "$(dirname "$0")/client.py" "$ARENA" "$L" "$SRC" "$BUILD"
 check "client.py: the pages, the authors, the uploads" test $? -eq 0
+for _ in $(seq 100); do
+    grep -q "the pages stay up" "$TMP/run.err" && break
+    sleep 0.1
+done
+check "after the final the pages stay up" grep -q "the pages stay up" "$TMP/run.err"
 kill -TERM $RUN
 wait $RUN
 check "the run stops on SIGTERM with its server" test $? -eq 0
