@@ -35,6 +35,54 @@ static void say(char *why, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The C SDK (docs/sdk-c.md) for a C bot's build: okbot.h with the engine's okr/okr.h (the
+ * source tree's), and the archives libokbot.a, libokrpb.a and libokr_engine.a (this build's),
+ * their folders shown read-only at the same place and named by CPATH and LIBRARY_PATH (gcc and
+ * clang read both: `cc bot.c -lokbot -lokrpb -lokr_engine -lprotobuf-c` finds them) and
+ * PKG_CONFIG_PATH (okbot-uninstalled.pc). Code and headers only: nothing there knows a seed.
+ * A folder that is not there (an installed arena without its trees) is left out. */
+static const char *const c_sdk_src[] = {"sdk/c/include", "engine/include", NULL};
+static const char *const c_sdk_bin[] = {"sdk/c", "proto", "engine", NULL};
+enum { C_SDK_MAX = 5 };
+
+typedef struct c_sdk {
+    char *binds[C_SDK_MAX + 1];
+    char cpath[2 * PATH_MAX + 16], libpath[3 * PATH_MAX + 16], pcpath[PATH_MAX + 32];
+} c_sdk;
+
+static void c_sdk_find(c_sdk *c)
+{
+    memset(c, 0, sizeof *c);
+    int n = 0;
+    size_t ci = (size_t)snprintf(c->cpath, sizeof c->cpath, "CPATH=");
+    size_t li = (size_t)snprintf(c->libpath, sizeof c->libpath, "LIBRARY_PATH=");
+    char p[PATH_MAX];
+    struct stat sb;
+    for (int k = 0; k < 2; k++) {
+        const char *root = k ? AR_BINARY_DIR : AR_SOURCE_DIR;
+        const char *const *rel = k ? c_sdk_bin : c_sdk_src;
+        for (int i = 0; root[0] && rel[i] && n < C_SDK_MAX; i++) {
+            if (snprintf(p, sizeof p, "%s/%s", root, rel[i]) >= (int)sizeof p || stat(p, &sb) < 0 ||
+                !S_ISDIR(sb.st_mode))
+                continue;
+            c->binds[n++] = ar_xstrdup(p);
+            char *v = k ? c->libpath : c->cpath;
+            size_t *at = k ? &li : &ci, vc = k ? sizeof c->libpath : sizeof c->cpath;
+            int w = snprintf(v + *at, vc - *at, "%s%s", v[*at - 1] == '=' ? "" : ":", p);
+            if (w > 0 && (size_t)w < vc - *at)
+                *at += (size_t)w;
+        }
+    }
+    if (AR_BINARY_DIR[0])
+        snprintf(c->pcpath, sizeof c->pcpath, "PKG_CONFIG_PATH=%s/sdk/c", AR_BINARY_DIR);
+}
+
+static void c_sdk_free(c_sdk *c)
+{
+    for (int i = 0; c->binds[i]; i++)
+        free(c->binds[i]);
+}
+
 /* The program: a name in the jail's PATH, or a path (relative ones against dir) that must
  * lie in the system's folders or in dir, where the jail shows it. 0 or -1 with why. */
 static int find_program(const ar_build *b, const char *name, char *out, size_t cap, char *why,
@@ -99,9 +147,16 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
         why[0] = '\0';
     int root = geteuid() == 0;
     if (b->mode < AR_SB_ROOTLESS || (root && !b->userns)) {
+        /* no weaker fallback: without a user namespace the build would run with the
+         * arena's own rights over the machine; say what to enable, and what works anyway */
         say(why, cap,
-            "a build step runs only in the jail with a user namespace (sandbox %s%s): the "
-            "host does not allow it",
+            "a build step runs only in the jail with a user namespace (sandbox %s%s), which "
+            "this host does not allow: enable unprivileged user namespaces (sysctl "
+            "kernel.unprivileged_userns_clone=1 on Debian, "
+            "kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu, and "
+            "user.max_user_namespaces above 0; `arena sandbox` shows the result, "
+            "docs/sandbox.md), or upload the bot built already (an archive without a build "
+            "step)",
             ar_sb_mode_name(b->mode), b->userns ? "" : ", no user namespace");
         return -1;
     }
@@ -127,6 +182,8 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
     int rc = -1;
     FILE *log = NULL;
     ar_cgroup *cg = NULL;
+    c_sdk sdk;
+    c_sdk_find(&sdk);
     char tmpdir[PATH_MAX], tmpenv[PATH_MAX + 16];
     tmpdir[0] = '\0';
     if (find_program(b, argv[0], prog, sizeof prog, why, cap) < 0)
@@ -147,7 +204,14 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
         goto out;
     }
     snprintf(tmpenv, sizeof tmpenv, "TMPDIR=%s", tmpdir);
-    char *env[] = {tmpenv, NULL};
+    char *env[5] = {tmpenv, NULL};
+    int ne = 1;
+    if (strlen(sdk.cpath) > sizeof "CPATH=" - 1)
+        env[ne++] = sdk.cpath;
+    if (strlen(sdk.libpath) > sizeof "LIBRARY_PATH=" - 1)
+        env[ne++] = sdk.libpath;
+    if (sdk.pcpath[0])
+        env[ne++] = sdk.pcpath;
     if (b->mode == AR_SB_FULL) {
         char cgerr[256];
         cg = ar_cgroup_new("build", (uint64_t)mem_mb << 20, pids, cgerr, sizeof cgerr);
@@ -163,6 +227,7 @@ int ar_build_run(const ar_build *b, char *why, size_t cap)
                  .cpu_s = (uint32_t)b->secs + 1,
                  .cgroup = cg,
                  .env_extra = env,
+                 .binds = sdk.binds,
                  .rw_bind = b->dir,
                  .fsize_bytes = fsize,
                  .nofile = 1024,
@@ -284,6 +349,7 @@ out:
         rc = -1;
     }
     ar_cgroup_free(cg);
+    c_sdk_free(&sdk);
     ar_spawn_argv_free(argv);
     return rc;
 }

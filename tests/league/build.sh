@@ -6,7 +6,8 @@
 # limit, leave a daemon, write outside their folder
 # or reach for the network are refused (or kept in) with a clear reason, leave no
 # process behind, and change nothing outside the version's folder: a sentinel folder, the
-# league's folder and the folder around it keep their listings.
+# league's folder and the folder around it keep their listings. A C bot using the C SDK
+# (okbot.h, libokbot.a: shown to the build) builds and passes its check.
 source "$(dirname "$0")/../tour/lib.bash" "$@"
 
 mode=$("$ARENA" sandbox 2> /dev/null | sed -n 's/^mode  *//p')
@@ -124,6 +125,21 @@ check "writer: a build that tries to write outside its folder: added" test "$rc"
 check "writer: ... nothing outside changed" test "$before" = "$(world)"
 check "writer: ... no /tmp/evil-okr" test ! -e /tmp/evil-okr
 check "writer: ... it could not see the league's folder" grep -q "No such file" "$B/writer/v1.build.log"
+
+# the C SDK in the jail: a C bot that #includes okbot.h and links libokbot builds, and passes
+# its check
+mkdir -p "$TMP/src/cbot"
+cp "$SRC/bots/random/random_bot.c" "$TMP/src/cbot/bot.c"
+tar czf "$W/cbot.tgz" -C "$TMP/src/cbot" .
+"$ARENA" league add "$L" cbot --archive "$W/cbot.tgz" --cmd ./bot --build \
+    "cc -O2 -o bot bot.c -lokbot -lokrpb -lokr_engine -lprotobuf-c -lm" >"$W/cbot.out" 2>"$W/cbot.err"
+check "cbot: a C bot using the C SDK (okbot.h, libokbot) builds in the jail: $(head -c 300 "$W/cbot.err")" \
+    test $? -eq 0 -a -x "$B/cbot/v1/bot"
+check "cbot: ... nothing outside changed" test "$before" = "$(world)"
+# the check plays it (the built-ins' sets too: a few sets in all)
+"$ARENA" league run "$L" --sets 2 --jobs 1 --quiet >/dev/null 2>&1
+check "cbot: ... and it passes its check" test "$(sql "SELECT status FROM entrants WHERE name = 'cbot'")" = active
+before=$(world)
 
 build net 20 'python3 -c "import socket; socket.create_connection((\"1.1.1.1\", 53), 2)"'
 refused net "exit status 1"
