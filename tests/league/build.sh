@@ -131,8 +131,11 @@ check "writer: ... it could not see the league's folder" grep -q "No such file" 
 mkdir -p "$TMP/src/cbot"
 cp "$SRC/bots/random/random_bot.c" "$TMP/src/cbot/bot.c"
 tar czf "$W/cbot.tgz" -C "$TMP/src/cbot" .
+# a sanitized build's archives need the sanitizers' runtimes at the link
+san=
+[ "${OKR_SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
 "$ARENA" league add "$L" cbot --archive "$W/cbot.tgz" --cmd ./bot --build \
-    "cc -O2 -o bot bot.c -lokbot -lokrpb -lokr_engine -lprotobuf-c -lm" >"$W/cbot.out" 2>"$W/cbot.err"
+    "cc -O2 $san -o bot bot.c -lokbot -lokrpb -lokr_engine -lprotobuf-c -lm" >"$W/cbot.out" 2>"$W/cbot.err"
 check "cbot: a C bot using the C SDK (okbot.h, libokbot) builds in the jail: $(head -c 300 "$W/cbot.err")" \
     test $? -eq 0 -a -x "$B/cbot/v1/bot"
 check "cbot: ... nothing outside changed" test "$before" = "$(world)"
