@@ -192,6 +192,8 @@ for (const a of ['alice', 'bob']) {
   }
   check('the test games appear on alpy\'s page', href !== null);
   if (href) {
+    await p.page.locator('#tests').scrollIntoViewIfNeeded();
+    await p.page.evaluate(() => document.getElementById('tests').scrollIntoView());
     await p.page.screenshot({ path: path.join(cfg.shots, 'league-tests-1366.png') });
     await p.page.locator('a.testgame').first().click();
     await p.page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
