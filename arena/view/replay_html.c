@@ -451,6 +451,16 @@ static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
     /* another seat's detail may quote its illegal move, that is its cards: a seat's page
      * shows only its own */
     int detail = r->o->seat == AV_SPECTATOR || r->o->seat == seat;
+    if (ar_verdict_left(strcmp(ar_record_str(j, "verdict"), "RE") ? AR_V_NONE : AR_V_RE,
+                        ar_record_str(j, "detail"))) {
+        /* a person left: said in words (the code alone reads as a crash) */
+        snprintf(t, sizeof t, "%s (seat %d) left the game (verdict RE)", r->names[seat], seat);
+        json_object_set_new(f, "a", json_integer(seat));
+        json_object_set_new(f, "txt", json_string(t));
+        json_object_set_new(f, "verdict", json_string(ar_record_str(j, "verdict")));
+        add_mark(f, "v");
+        return 0;
+    }
     snprintf(t, sizeof t, "verdict %s against %s%s%s%s%s", ar_record_str(j, "verdict"),
              r->names[seat], clock[0] ? " (" : "", clock, clock[0] ? " clock)" : "",
              detail ? ": " : "");
