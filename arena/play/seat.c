@@ -198,6 +198,13 @@ static json_t *hand_scoring(const ap_seat *s, const Okrpb__HandEnd *h)
                                       cards_text(h->knock_deadwood, h->n_knock_deadwood), "layoffs",
                                       offs));
     }
+    /* the lines this rule set has (german: no going-out bonus; only laws and parlett a
+     * concealed one), as the replay page's record says them: the page leaves the others out
+     * rather than show rows of zeros. Without the Hello's rules, every line. */
+    if (s->have_rules)
+        json_object_set_new(o, "has",
+                            json_pack("{s:b,s:b}", "out", s->okrules.out_bonus > 0, "concealed",
+                                      s->okrules.concealed_bonus > 0));
     return o;
 }
 
@@ -602,6 +609,13 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
                       ints(g->score, g->n_score), "concealed", ints(g->concealed, g->n_concealed),
                       "winner_bonus", ints(g->winner_bonus, g->n_winner_bonus), "settlement",
                       ints(g->settlement, g->n_settlement));
+        /* the final result's lines this rule set has (gin: no concealed bonus, no winner's
+         * bonus, no settlement): the page shows no rows of zeros for the others */
+        if (s->have_rules)
+            json_object_set_new(
+                s->game_end, "has",
+                json_pack("{s:b,s:b,s:b}", "concealed", s->okrules.concealed_bonus > 0, "bonus",
+                          s->okrules.winner_bonus > 0, "settle", s->okrules.settlement != 0));
         s->ends++;
         if (s->decision_msg)
             s->decision_msg = NULL; /* the game ended under it */

@@ -121,7 +121,8 @@ await page.waitForTimeout(300);
 const end = await page.evaluate(() => ({ result: document.getElementById('resulttext').textContent,
   sd: st.hand_end && st.hand_end.scoring && st.hand_end.scoring.sd ? 1 : 0,
   showdown: [...document.querySelectorAll('#showdown li')].map((l) => l.textContent),
-  words: [...document.querySelectorAll('#log li')].map((l) => l.textContent) }));
+  words: [...document.querySelectorAll('#log li')].map((l) => l.textContent),
+  rows: [...document.querySelectorAll('#breakdown table tr td:first-child')].map((td) => td.textContent) }));
 await page.screenshot({ path: path.join(shots, prefix + '-over.png'), fullPage: true });
 await page.setViewportSize({ width: 390, height: 844 });
 await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
@@ -140,6 +141,14 @@ check(`the moves are in words, a meld with its cards (${melds.length}: "${melds[
 if (rules === 'gin') check(`the hand's end is itemised (${end.showdown.join(' / ')})`,
   end.showdown.length > 0 && (!end.sd || (end.showdown.length >= 3 && end.showdown.some((l) => / knocks? with /.test(l)) &&
     end.showdown.some((l) => /deadwood after melds and lay-offs: \d+/.test(l)) && end.showdown.some((l) => /= -?\d+ \(RULES G7\)$/.test(l)))));
+// the scoring tables show only the lines the rule set has (RULES 7, G7): no rows of zeros
+const NONE = { gin: ['concealed bonuses', "winner's bonus", 'settlement (laws payment)', 'going out', 'concealed bonus'],
+  arlington: ['concealed bonuses', "winner's bonus", 'settlement (laws payment)', 'concealed bonus'],
+  german: ['concealed bonuses', 'settlement (laws payment)', 'going out', 'concealed bonus'],
+  parlett: ['settlement (laws payment)'], laws: [] }[rules] || [];
+const extra = end.rows.filter((r) => NONE.includes(r));
+check(`${rules}: the scoring tables have only this rule set's lines (${end.rows.join(', ')})`,
+  end.rows.includes('final total') && end.rows.includes('hand score') && extra.length === 0);
 check('every move line says who did it with a seat number', end.words.every((w) => /^hand \d+$|\(seat \d+\) /.test(w)));
 fs.appendFileSync(responses, bodies.join('\n') + '\n');
 fs.writeFileSync(responses + '.page.html', served);
