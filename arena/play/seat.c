@@ -281,9 +281,11 @@ static void event_words(const ap_seat *s, const Okrpb__Event *e, char *out, size
                      e->meld);
         else if (e->how == OKRPB__HOW__ONTO)
             snprintf(out, cap, "%s %s%s %s, adding %s to meld %u", who, verb, es, pile, c, e->meld);
-        else if (e->how == OKRPB__HOW__JOKER)
-            snprintf(out, cap, "%s %s%s %s, putting %s in place of the Joker of meld %u", who, verb,
-                     es, pile, c, e->meld);
+        else if (e->how == OKRPB__HOW__JOKER) /* the card the Joker stood for (RULES 4.3 b) */
+            snprintf(out, cap,
+                     "%s %s%s %s, putting the natural %s in place of the Joker of meld %u, "
+                     "which stood for %s, and taking the Joker into hand (RULES 5.2)",
+                     who, verb, es, pile, c, e->meld, c);
         else
             snprintf(out, cap, "%s %s%s %s", who, verb, es, c);
         break;
@@ -295,7 +297,12 @@ static void event_words(const ap_seat *s, const Okrpb__Event *e, char *out, size
         snprintf(out, cap, "%s add%s %s to meld %u", who, es, c, e->meld);
         break;
     case OKRPB__ACTION_TYPE__REPLACE:
-        snprintf(out, cap, "%s replace%s the Joker of meld %u with %s", who, es, e->meld, c);
+        /* the natural card is the one the Joker was declared to be (RULES 5.2): both named,
+         * so a reader sees which card left the meld's Joker and what it meant */
+        snprintf(out, cap,
+                 "%s put%s the natural %s in place of the Joker of meld %u, which stood for %s, "
+                 "and take%s the Joker into hand (RULES 5.2)",
+                 who, es, c, e->meld, c, es);
         break;
     case OKRPB__ACTION_TYPE__DISCARD:
         snprintf(out, cap, "%s discard%s %s", who, es, c);

@@ -259,7 +259,9 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
             }
             sb_put(b, " to meld %d", ev->meld);
         } else if (a->how == OKR_HOW_JOKER) {
-            sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld);
+            sb_put(b, ", putting it in place of the Joker of meld %d, which stood for ", ev->meld);
+            sb_word(b, ev->card);
+            sb_put(b, ", and taking the Joker into hand (RULES 5.2)");
         }
         break;
     case OKR_A_MELD:
@@ -275,8 +277,12 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
         sb_put(b, " to meld %d", ev->meld);
         break;
     case OKR_A_REPLACE:
-        sb_put(b, "puts a natural card in place of the Joker of meld %d and takes the Joker",
-               ev->meld);
+        /* the natural card is the one the Joker was declared to be (RULES 5.2) */
+        sb_put(b, "puts the natural ");
+        sb_word(b, a->card);
+        sb_put(b, " in place of the Joker of meld %d, which stood for ", ev->meld);
+        sb_word(b, a->card);
+        sb_put(b, ", and takes the Joker into hand (RULES 5.2)");
         break;
     case OKR_A_DISCARD:
         sb_put(b, "discards ");
