@@ -1345,6 +1345,12 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
             json_t *v = json_array_get(vs, k);
             int seat = (int)json_integer_value(json_object_get(v, "seat"));
             fputs(k ? "; " : "", out);
+            if (ar_verdict_left(strcmp(str(v, "verdict", ""), "RE") ? AR_V_NONE : AR_V_RE,
+                                str(v, "detail", ""))) { /* a person left: words, not a crash */
+                h(out, json_string_value(json_array_get(names, (size_t)seat)));
+                fputs(" <span class=\"bad\">left the game</span> (verdict RE)", out);
+                continue;
+            }
             fputs("<span class=\"bad\">", out);
             h(out, str(v, "verdict", "?"));
             fputs("</span> ", out);

@@ -4,6 +4,7 @@
 # games.jsonl keep the code RE), in the closing table, the arena's line and the replay page;
 # one --bot filling several seats gets a row per seat (greedy_bot, greedy_bot#2), as the play
 # page names them, whose figures add up to the bot's in results.json.
+# (The report's games list says it in words too.)
 source "$(dirname "$0")/../match/lib.bash" "$@"
 
 # one move, then quit, in the terminal (a pipe): 3 seats, one --bot in two of them
@@ -23,6 +24,9 @@ check "one --bot in two seats: a row each, greedy_bot and greedy_bot#2" \
 "$ARENA" replay "$TMP/q" --html --game 0 -o "$TMP/q.html" >/dev/null 2>&1
 check "the replay page says who left the game, in words" grep -q 'you (seat 0) left the game' "$TMP/q.html"
 check "... and not 'verdict RE against you'" bash -c "! grep -q 'verdict RE against you' '$TMP/q.html'"
+"$ARENA" report "$TMP/q" --format html --replays none -o "$TMP/q-report.html" >/dev/null 2>&1
+check "the report's games list says who left the game, in words" \
+    grep -q 'you <span class="bad">left the game</span> (verdict RE)' "$TMP/q-report.html"
 
 # arena match: greedy_bot fills slots 0 and 2 of 3; each slot its own row, the figures add up
 "$ARENA" match --rules laws --players 3 --bot "$BUILD/bots/greedy_bot" --bot "$BUILD/bots/random_bot" \
