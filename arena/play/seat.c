@@ -47,6 +47,7 @@ struct ap_seat {
     double got_ms;     /* when the waiting Decision came (ar_now_ms): the human's clock runs */
     uint32_t limit_ms; /* the human's time per move (ap_seat_set_limit), 0: the Decision's */
     int over;
+    int left;       /* the human left the game (quit): the page says so rather than "ended" */
     char gone[160]; /* why the human went away without leaving (ap_seat_gone), "" if not */
     ap_seat_cb cb;
     void *ud;
@@ -1170,6 +1171,7 @@ void ap_seat_leave(ap_seat *s)
 {
     s->decision_msg = NULL;
     s->over = 1;
+    s->left = 1;
     close_ends(s);
     changed(s);
 }
@@ -1318,6 +1320,8 @@ json_t *ap_seat_json(const ap_seat *s)
                   s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
                   names, "events", s->events, "told", (json_int_t)s->told);
     json_object_set_new(o, "rules", json_string(s->rules));
+    if (s->left)
+        json_object_set_new(o, "left", json_true());
     json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
     json_object_set_new(o, "hints", json_boolean(s->undo != NULL && s->hmake != NULL));
     json_object_set_new(o, "hint", json_null());

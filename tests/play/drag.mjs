@@ -3,7 +3,7 @@
 // is still a click (select); the order is kept when the hand changes (a card drawn goes last);
 // Shift+Arrow moves the focused card; a finger's drag (touch events through the DevTools
 // protocol, as a phone sends them) moves a card too; a reload starts sorted by suit again
-// (the order lives in the page only).
+// (the order lives in the page only). Then Leave the game: the page says you left.
 import path from 'path';
 import { launch, checks } from './chromium.mjs';
 
@@ -97,5 +97,10 @@ await page.waitForFunction(() => st && st.view && document.querySelectorAll('#ha
 const o3 = await order();
 check(`after a reload the hand is sorted by suit again (${o3.join(' ')})`, o3.join() === o3.slice().sort((a, b) => SUIT(a) - SUIT(b)).join());
 check('no error in the console' + (errors.length ? ': ' + errors.slice(0, 3).join(' | ') : ''), errors.length === 0);
+// leaving: the page says you left, in words (the record keeps the verdict RE)
+page.once('dialog', (d) => d.accept());
+await page.locator('#quit').click();
+const left = await page.waitForFunction(() => /you left the game/.test(document.getElementById('status').textContent), null, { timeout: 5000 }).then(() => true).catch(() => false);
+check(`after Leave the game the page says "${await page.locator('#status').textContent()}"`, left);
 await close();
 process.exit(failed() ? 1 : 0);
