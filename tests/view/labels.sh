@@ -2,8 +2,9 @@
 # labels.sh BUILD_DIR HELPERS_DIR - one meaning per label (issue 22): a small tournament of
 # every rule set, its html report and its progress line. Every label over a score in the
 # report (the standings, pairwise, crosstable, games and duplicate-set tables), the text and md
-# blocks' headers and the progress line's must be one of docs/report.md's list (which names each label once), and a
-# label of a score carries its meaning in a title; every duplicate-set table's rows add up to
+# blocks' headers, the tournament table's and the progress line's must be one of
+# docs/report.md's list (which names each label once), and a label of a score carries its
+# meaning in a title; every duplicate-set table's rows add up to
 # its final total (hands, later hands, the bonuses), and a rule set without bonuses (gin,
 # arlington) has no bonus row. labels.py does the reading.
 source "$(dirname "$0")/../match/lib.bash" "$@"
