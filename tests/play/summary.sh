@@ -24,6 +24,9 @@ check "one --bot in two seats: a row each, greedy_bot and greedy_bot#2" \
 "$ARENA" replay "$TMP/q" --html --game 0 -o "$TMP/q.html" >/dev/null 2>&1
 check "the replay page says who left the game, in words" grep -q 'you (seat 0) left the game' "$TMP/q.html"
 check "... and not 'verdict RE against you'" bash -c "! grep -q 'verdict RE against you' '$TMP/q.html'"
+"$ARENA" replay "$TMP/q" --game 0 >"$TMP/q.replay" 2>&1
+check "arena replay's text says the seat left the game" \
+    grep -q '^verdict: seat 0 (you) left the game (RE)$' "$TMP/q.replay"
 "$ARENA" report "$TMP/q" --format html --replays none -o "$TMP/q-report.html" >/dev/null 2>&1
 check "the report's games list says who left the game, in words" \
     grep -q 'you <span class="bad">left the game</span> (verdict RE)' "$TMP/q-report.html"
