@@ -243,7 +243,12 @@ static int on_hand_end(void *ctx, ar_record_reader *rd, json_t *j)
 static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
 {
     const replay *r = ctx;
-    if (!r->quiet)
+    if (r->quiet)
+        return 0;
+    if (ar_verdict_left(strcmp(ar_record_str(j, "verdict"), "RE") ? AR_V_NONE : AR_V_RE,
+                        ar_record_str(j, "detail"))) /* a person left: words, not a crash */
+        printf("verdict: seat %d (%s) left the game (RE)\n", seat, rd->names[seat]);
+    else
         printf("verdict: seat %d (%s): %s%s%s: %s\n", seat, rd->names[seat],
                ar_record_str(j, "verdict"), json_object_get(j, "clock") ? " " : "",
                ar_record_str(j, "clock"), ar_record_str(j, "detail"));

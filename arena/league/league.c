@@ -948,8 +948,10 @@ int ar_league_standings(const char *dir, int as_json, int all)
     printf("league %s: %lld sets, %lld games\n", json_string_value(json_object_get(r, "name")),
            (long long)json_integer_value(json_object_get(r, "sets")),
            (long long)json_integer_value(json_object_get(r, "games")));
-    printf("%4s  %-20s  %-26s  %-22s  %-7s  %6s  %s\n", "rank", "entrant", "score [95%]",
-           "win-Elo [95%]", "rank CI", "games", "status");
+    /* the score's label names its scale, as the report's and the tournament's do */
+    printf("%4s  %-20s  %-36s  %-22s  %-7s  %6s  %s\n", "rank", "entrant",
+           "score (pts/game vs average) [95% CI]", "win-Elo [95% CI]", "rank CI", "games",
+           "status");
     size_t i;
     const json_t *s;
     int hidden = 0;
@@ -968,7 +970,7 @@ int ar_league_standings(const char *dir, int as_json, int all)
         const json_t *rc = json_object_get(s, "rank_ci");
         snprintf(rk, sizeof rk, "%lld-%lld", (long long)json_integer_value(json_array_get(rc, 0)),
                  (long long)json_integer_value(json_array_get(rc, 1)));
-        printf("%4lld  %-20s  %-26s  %-22s  %-7s  %6lld  %s\n",
+        printf("%4lld  %-20s  %-36s  %-22s  %-7s  %6lld  %s\n",
                (long long)json_integer_value(json_object_get(s, "rank")),
                json_string_value(json_object_get(s, "name")), sc, el, rk,
                (long long)json_integer_value(json_object_get(s, "games")), stat ? stat : "?");

@@ -33,6 +33,11 @@ const char *ar_verdict_name(int kind)
     return kind >= 0 && kind < AR_V_COUNT ? names[kind] : "?";
 }
 
+int ar_verdict_left(int kind, const char *detail)
+{
+    return kind == AR_V_RE && detail && strcmp(detail, AR_LEFT_DETAIL) == 0;
+}
+
 static const char *state_name(int s)
 {
     static const char *const names[] = {"off",      "hello", "identified", "ready",
@@ -771,7 +776,7 @@ static void broken(ar_bot *b, const char *what)
         if (b->gone && b->gone(b->connect_ud, why, sizeof why) == AR_V_TLE)
             ar_bot_fail(b, AR_V_TLE, "gone", "", "%s", why);
         else
-            ar_bot_fail(b, AR_V_RE, "", "", "left the game (quit)");
+            ar_bot_fail(b, AR_V_RE, "", "", "%s", AR_LEFT_DETAIL);
         return;
     }
     if (!b->eof) {

@@ -42,6 +42,13 @@ typedef enum ar_verdict_kind {
 /* "RE", "TLE", "MLE", "OLE", "PE", "IA", "SV", "DQ" ("" for AR_V_NONE). */
 const char *ar_verdict_name(int kind);
 
+/* A human seat that leaves (quit, Leave the game) is judged RE with this detail: the record
+ * and results.json keep the code RE, as for a bot that exits; what a person reads says
+ * "left the game" instead (a code reads as a crash). Only the arena writes RE details. */
+#define AR_LEFT_DETAIL "left the game (quit)"
+/* 1 if a verdict of this kind and detail is a human seat leaving the game. */
+int ar_verdict_left(int kind, const char *detail);
+
 typedef struct ar_verdict {
     int kind;         /* ar_verdict_kind */
     char clock[12];   /* TLE: "startup" "decision" "bank" "hard" "input"; else "" */

@@ -787,7 +787,12 @@ static void add_verdict(ar_match *m, int seat, const ar_verdict *v)
     slot *sl = &m->slots[gm->seat_slot[seat]];
     if (sl->nverdicts++ == 0)
         sl->first = *v;
-    if (v->kind != AR_V_DQ)
+    if (ar_verdict_left(v->kind, v->detail)) /* a person left: words, the code in brackets */
+        say(m, "arena: %s: seat %d (%s) left the game (verdict RE)%s%s%s%s%s\n", gm->id, seat,
+            bot_name(m, gm->entrant[seat]), sl->log_rel ? " (log: " : "",
+            sl->log_rel ? m->cfg.out_dir : "", sl->log_rel ? "/" : "",
+            sl->log_rel ? sl->log_rel : "", sl->log_rel ? ")" : "");
+    else if (v->kind != AR_V_DQ)
         say(m, "arena: %s: seat %d (%s): %s%s%s%s%s: %s%s%s%s%s%s\n", gm->id, seat,
             bot_name(m, gm->entrant[seat]), ar_verdict_name(v->kind), v->clock[0] ? " " : "",
             v->clock, v->rule[0] ? " RULES " : "", v->rule, v->detail, sl->log_rel ? " (log: " : "",

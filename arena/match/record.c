@@ -473,6 +473,7 @@ typedef struct bot_acc {
     long long places[OKR_MAX_PLAYERS];
     long long error_games;
     long long errors[AR_V_COUNT];
+    long long left;     /* of errors[AR_V_RE]: a human seat that left the game (AR_LEFT_DETAIL) */
     long long forfeits; /* appearances that forfeited */
     long long substituted;
     long long notes_cut; /* notes cut to AR_NOTE_MAX bytes or cleaned (protocol 1.1) */
@@ -496,6 +497,10 @@ struct ar_results {
     FILE *games; /* games.jsonl */
     long long ngames;
     bot_acc *acc;
+    /* per process slot, for the table a person reads: one bot filling several seats (one
+     * --bot in arena play) gets a row per seat, named as the play page names them */
+    bot_acc *sacc;
+    int slot_bot[OKR_MAX_PLAYERS]; /* the bot each slot ran, -1 before its first game */
     char **names, **commands, **profiles;
     int *slots;
 };
@@ -507,6 +512,13 @@ ar_results *ar_results_new(const ar_results_info *info)
     r->rules = *info->rules;
     r->info.rules = &r->rules;
     r->acc = ar_xcalloc((size_t)info->nbots, sizeof *r->acc);
+    r->sacc = ar_xcalloc(OKR_MAX_PLAYERS, sizeof *r->sacc);
+    for (int k = 0; k < OKR_MAX_PLAYERS; k++) {
+        r->slot_bot[k] = -1;
+        r->sacc[k].deal_sum =
+            ar_xcalloc((size_t)(info->deals > 0 ? info->deals : 1), sizeof(double));
+        r->sacc[k].deal_n = ar_xcalloc((size_t)(info->deals > 0 ? info->deals : 1), sizeof(int));
+    }
     r->names = ar_xcalloc((size_t)info->nbots, sizeof *r->names);
     r->commands = ar_xcalloc((size_t)info->nbots, sizeof *r->commands);
     r->slots = ar_xcalloc((size_t)info->nbots, sizeof *r->slots);
@@ -567,6 +579,11 @@ void ar_results_free(ar_results *r)
         free(r->profiles[b]);
         free(r->commands[b]);
     }
+    for (int k = 0; k < OKR_MAX_PLAYERS; k++) {
+        free(r->sacc[k].deal_sum);
+        free(r->sacc[k].deal_n);
+    }
+    free(r->sacc);
     free(r->acc);
     free(r->names);
     free(r->profiles);
@@ -588,6 +605,44 @@ void ar_results_error_share(const ar_results *r, int b, long long *games, long l
     *error_games = r->acc[b].error_games;
 }
 
+/* One seat of a game into a row's figures (a bot's, or a slot's). */
+static void acc_seat(ar_results *r, bot_acc *a, const ar_game_outcome *o, int s)
+{
+    int n = o->players;
+    a->appearances++;
+    if (o->placement[s] == 1 && o->completed) {
+        int firsts = 0;
+        for (int t = 0; t < n; t++)
+            firsts += o->placement[t] == 1;
+        if (firsts == 1)
+            a->wins++;
+        else
+            a->draws++;
+    }
+    if (o->placement[s] >= 1 && o->placement[s] <= n)
+        a->places[o->placement[s] - 1]++;
+    if (o->forfeits & (1u << s))
+        a->forfeits++;
+    a->total_final += o->final_total[s];
+    a->decisions += o->decisions[s];
+    a->wall_ms += o->wall_ms[s];
+    if (o->max_ms[s] > a->max_ms)
+        a->max_ms = o->max_ms[s];
+    a->game_cpu_ms += o->cpu_ms[s];
+    a->substituted += o->substituted[s];
+    a->notes_cut += o->notes_cut[s];
+    /* score difference vs the field: own total minus the mean of the other seats' */
+    long long di = o->deal - r->info.first_deal;
+    if (n > 1 && di >= 0 && di < (r->info.deals > 0 ? r->info.deals : 1)) {
+        double others = 0;
+        for (int t = 0; t < n; t++)
+            if (t != s)
+                others += o->final_total[t];
+        a->deal_sum[di] += o->final_total[s] - others / (n - 1);
+        a->deal_n[di]++;
+    }
+}
+
 int ar_results_add(ar_results *r, const ar_game_outcome *o)
 {
     int n = o->players;
@@ -602,6 +657,8 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
             if (o->verdicts[i].v.kind > 0 && o->verdicts[i].v.kind < AR_V_COUNT &&
                 o->verdicts[i].v.kind != AR_V_DQ)
                 r->acc[b].errors[o->verdicts[i].v.kind]++;
+            if (ar_verdict_left(o->verdicts[i].v.kind, o->verdicts[i].v.detail))
+                r->acc[b].left++;
         }
     }
     for (int s = 0; s < n; s++) {
@@ -615,37 +672,23 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
             if (erred[b])
                 a->error_games++;
         }
-        a->appearances++;
-        if (o->placement[s] == 1 && o->completed) {
-            int firsts = 0;
-            for (int t = 0; t < n; t++)
-                firsts += o->placement[t] == 1;
-            if (firsts == 1)
-                a->wins++;
-            else
-                a->draws++;
-        }
-        if (o->placement[s] >= 1 && o->placement[s] <= n)
-            a->places[o->placement[s] - 1]++;
-        if (o->forfeits & (1u << s))
-            a->forfeits++;
-        a->total_final += o->final_total[s];
-        a->decisions += o->decisions[s];
-        a->wall_ms += o->wall_ms[s];
-        if (o->max_ms[s] > a->max_ms)
-            a->max_ms = o->max_ms[s];
-        a->game_cpu_ms += o->cpu_ms[s];
-        a->substituted += o->substituted[s];
-        a->notes_cut += o->notes_cut[s];
-        /* score difference vs the field: own total minus the mean of the other seats' */
-        long long di = o->deal - r->info.first_deal;
-        if (n > 1 && di >= 0 && di < (r->info.deals > 0 ? r->info.deals : 1)) {
-            double others = 0;
-            for (int t = 0; t < n; t++)
-                if (t != s)
-                    others += o->final_total[t];
-            a->deal_sum[di] += o->final_total[s] - others / (n - 1);
-            a->deal_n[di]++;
+        acc_seat(r, a, o, s);
+        int k = o->slot[s];
+        if (k >= 0 && k < OKR_MAX_PLAYERS) { /* a slot holds one seat a game */
+            r->slot_bot[k] = b;
+            bot_acc *sa = &r->sacc[k];
+            sa->games++;
+            int serr = 0;
+            for (int i = 0; i < o->nverdicts; i++)
+                if (o->verdicts[i].seat == s && o->verdicts[i].v.kind != AR_V_DQ) {
+                    serr = 1;
+                    int v = o->verdicts[i].v.kind;
+                    if (v > 0 && v < AR_V_COUNT)
+                        sa->errors[v]++;
+                    sa->left += ar_verdict_left(v, o->verdicts[i].v.detail);
+                }
+            sa->error_games += serr;
+            acc_seat(r, sa, o, s);
         }
     }
 
@@ -701,15 +744,21 @@ int ar_results_add(ar_results *r, const ar_game_outcome *o)
     return rc;
 }
 
-/* Per-deal score differences of bot b: out[k] for every deal it played. Returns the count. */
-static int deal_diffs(const ar_results *r, int b, double *out)
+/* Per-deal score differences of a row (a bot's or a slot's): out[k] for every deal it
+ * played. Returns the count. */
+static int acc_diffs(const ar_results *r, const bot_acc *a, double *out)
 {
     int k = 0;
     long long deals = r->info.deals > 0 ? r->info.deals : 1;
     for (long long d = 0; d < deals; d++)
-        if (r->acc[b].deal_n[d] > 0)
-            out[k++] = r->acc[b].deal_sum[d] / r->acc[b].deal_n[d];
+        if (a->deal_n[d] > 0)
+            out[k++] = a->deal_sum[d] / a->deal_n[d];
     return k;
+}
+
+static int deal_diffs(const ar_results *r, int b, double *out)
+{
+    return acc_diffs(r, &r->acc[b], out);
 }
 
 int ar_results_finish(ar_results *r, const ar_match_totals *t)
@@ -861,6 +910,50 @@ static void fmt_signed(char *buf, size_t cap, double v)
     ar_fmt_num(buf, cap, v, 3, 1, 1);
 }
 
+/* One row of the table a person reads: a bot's (s: its summary) or one slot of it. */
+static void print_row(FILE *out, const ar_results *r, const bot_acc *a, const char *name, int w,
+                      const ar_bot_summary *s, double cpu, double *x)
+{
+    int n = r->info.players;
+    char places[128] = "", *p = places;
+    for (int i = 0; i < n; i++)
+        p +=
+            snprintf(p, sizeof places - (size_t)(p - places), "%s%lld", i ? " " : "", a->places[i]);
+    int k = acc_diffs(r, a, x);
+    double mean, half;
+    ar_mean_ci(x, k, &mean, &half);
+    char diff[128], m[32], lo[32], hi[32], mf[32];
+    fmt_signed(m, sizeof m, mean);
+    snprintf(mf, sizeof mf, "%.1f", a->appearances ? a->total_final / (double)a->appearances : 0.0);
+    if (never_played(a)) {
+        snprintf(diff, sizeof diff, "never played");
+        snprintf(mf, sizeof mf, "-");
+    } else if (isfinite(half)) {
+        fmt_signed(lo, sizeof lo, mean - half);
+        fmt_signed(hi, sizeof hi, mean + half);
+        snprintf(diff, sizeof diff, "%s [%s, %s]", m, lo, hi);
+    } else
+        snprintf(diff, sizeof diff, "%s", m);
+    char errs[256] = "", *e = errs;
+    /* a person reads this table: leaving the game is said so, not as a crash (RE); the
+     * JSON keeps counting it under RE */
+    if (a->left)
+        e += snprintf(e, sizeof errs, "left %lld", a->left);
+    for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++) {
+        long long c = a->errors[v] - (v == AR_V_RE ? a->left : 0);
+        if (c > 0)
+            e += snprintf(e, sizeof errs - (size_t)(e - errs), "%s%s %lld", e > errs ? " " : "",
+                          ar_verdict_name(v), c);
+    }
+    if (s && s->disqualified)
+        e += snprintf(e, sizeof errs - (size_t)(e - errs), "%sDQ", e > errs ? " " : "");
+    if (!errs[0])
+        snprintf(errs, sizeof errs, "-");
+    fprintf(out, "%-*.*s %6lld %5lld  %-*s %10s  %-24s %-15s %9.0f %8.3f\n", w, w, name, a->games,
+            a->wins, 4 * n, places, mf, diff, errs, cpu,
+            a->decisions ? a->wall_ms / (double)a->decisions : 0.0);
+}
+
 void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
 {
     int n = r->info.players;
@@ -875,9 +968,26 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
                 "%llu, on-error %s\n",
                 r->rules.preset, n, r->ngames, scheduled, r->info.deals, n,
                 (unsigned long long)r->info.seed, r->info.on_error);
+    /* one bot in several slots (one --bot filling the seats arena play leaves): a row per
+     * slot, "greedy_bot", "greedy_bot#2", ... as the play page names the seats */
+    int per_slot = 0;
+    for (int b = 0; b < r->info.nbots; b++)
+        per_slot |= r->slots[b] > 1;
+    char sname[OKR_MAX_PLAYERS][96];
+    for (int k = 0; per_slot && k < n && k < OKR_MAX_PLAYERS; k++) {
+        int b = r->slot_bot[k], same = 1;
+        for (int j = 0; j < k; j++)
+            same += r->slot_bot[j] == b;
+        if (b < 0)
+            snprintf(sname[k], sizeof sname[k], "slot %d", k);
+        else if (same > 1)
+            snprintf(sname[k], sizeof sname[k], "%s#%d", r->names[b], same);
+        else
+            snprintf(sname[k], sizeof sname[k], "%s", r->names[b]);
+    }
     int w = 4;
     for (int b = 0; b < r->info.nbots; b++) {
-        int l = (int)strlen(r->names[b]);
+        int l = (int)strlen(r->names[b]) + (per_slot ? 3 : 0);
         if (l > w)
             w = l;
     }
@@ -886,42 +996,18 @@ void ar_results_print(const ar_results *r, const ar_match_totals *t, FILE *out)
     fprintf(out, "%-*s %6s %5s  %-*s %10s  %-24s %-15s %9s %8s\n", w, "bot", "games", "wins", 4 * n,
             "places 1st..", "mean_final", "diff vs field (95% CI)", "errors", "cpu_ms", "ms/dec");
     double *x = ar_xcalloc((size_t)(r->info.deals > 0 ? r->info.deals : 1), sizeof *x);
-    for (int b = 0; b < r->info.nbots; b++) {
-        const bot_acc *a = &r->acc[b];
-        char places[128] = "", *p = places;
-        for (int i = 0; i < n; i++)
-            p += snprintf(p, sizeof places - (size_t)(p - places), "%s%lld", i ? " " : "",
-                          a->places[i]);
-        int k = deal_diffs(r, b, x);
-        double mean, half;
-        ar_mean_ci(x, k, &mean, &half);
-        char diff[128], m[32], lo[32], hi[32], mf[32];
-        fmt_signed(m, sizeof m, mean);
-        snprintf(mf, sizeof mf, "%.1f",
-                 a->appearances ? a->total_final / (double)a->appearances : 0.0);
-        if (never_played(a)) {
-            snprintf(diff, sizeof diff, "never played");
-            snprintf(mf, sizeof mf, "-");
-        } else if (isfinite(half)) {
-            fmt_signed(lo, sizeof lo, mean - half);
-            fmt_signed(hi, sizeof hi, mean + half);
-            snprintf(diff, sizeof diff, "%s [%s, %s]", m, lo, hi);
-        } else
-            snprintf(diff, sizeof diff, "%s", m);
-        char errs[256] = "", *e = errs;
-        for (int v = AR_V_FIRST_ERROR; v <= AR_V_LAST_ERROR; v++)
-            if (a->errors[v])
-                e += snprintf(e, sizeof errs - (size_t)(e - errs), "%s%s %lld", e > errs ? " " : "",
-                              ar_verdict_name(v), a->errors[v]);
-        const ar_bot_summary *s = t && t->bots ? &t->bots[b] : NULL;
-        if (s && s->disqualified)
-            e += snprintf(e, sizeof errs - (size_t)(e - errs), "%sDQ", e > errs ? " " : "");
-        if (!errs[0])
-            snprintf(errs, sizeof errs, "-");
-        fprintf(out, "%-*.*s %6lld %5lld  %-*s %10s  %-24s %-15s %9.0f %8.3f\n", w, w, r->names[b],
-                a->games, a->wins, 4 * n, places, mf, diff, errs, s ? s->cpu_ms : a->game_cpu_ms,
-                a->decisions ? a->wall_ms / (double)a->decisions : 0.0);
-    }
+    if (per_slot)
+        for (int k = 0; k < n && k < OKR_MAX_PLAYERS; k++) {
+            int b = r->slot_bot[k];
+            const ar_bot_summary *s = t && t->bots && b >= 0 ? &t->bots[b] : NULL;
+            print_row(out, r, &r->sacc[k], sname[k], w, s, r->sacc[k].game_cpu_ms, x);
+        }
+    else
+        for (int b = 0; b < r->info.nbots; b++) {
+            const ar_bot_summary *s = t && t->bots ? &t->bots[b] : NULL;
+            print_row(out, r, &r->acc[b], r->names[b], w, s, s ? s->cpu_ms : r->acc[b].game_cpu_ms,
+                      x);
+        }
     free(x);
     if (t)
         fprintf(out, "%lld decisions in %.2f s (%.0f decisions/s)%s\n", t->decisions, t->seconds,

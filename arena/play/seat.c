@@ -47,6 +47,7 @@ struct ap_seat {
     double got_ms;     /* when the waiting Decision came (ar_now_ms): the human's clock runs */
     uint32_t limit_ms; /* the human's time per move (ap_seat_set_limit), 0: the Decision's */
     int over;
+    int left;       /* the human left the game (quit): the page says so rather than "ended" */
     char gone[160]; /* why the human went away without leaving (ap_seat_gone), "" if not */
     ap_seat_cb cb;
     void *ud;
@@ -198,6 +199,13 @@ static json_t *hand_scoring(const ap_seat *s, const Okrpb__HandEnd *h)
                                       cards_text(h->knock_deadwood, h->n_knock_deadwood), "layoffs",
                                       offs));
     }
+    /* the lines this rule set has (german: no going-out bonus; only laws and parlett a
+     * concealed one), as the replay page's record says them: the page leaves the others out
+     * rather than show rows of zeros. Without the Hello's rules, every line. */
+    if (s->have_rules)
+        json_object_set_new(o, "has",
+                            json_pack("{s:b,s:b}", "out", s->okrules.out_bonus > 0, "concealed",
+                                      s->okrules.concealed_bonus > 0));
     return o;
 }
 
@@ -274,9 +282,11 @@ static void event_words(const ap_seat *s, const Okrpb__Event *e, char *out, size
                      e->meld);
         else if (e->how == OKRPB__HOW__ONTO)
             snprintf(out, cap, "%s %s%s %s, adding %s to meld %u", who, verb, es, pile, c, e->meld);
-        else if (e->how == OKRPB__HOW__JOKER)
-            snprintf(out, cap, "%s %s%s %s, putting %s in place of the Joker of meld %u", who, verb,
-                     es, pile, c, e->meld);
+        else if (e->how == OKRPB__HOW__JOKER) /* the card the Joker stood for (RULES 4.3 b) */
+            snprintf(out, cap,
+                     "%s %s%s %s, putting the natural %s in place of the Joker of meld %u, "
+                     "which stood for %s, and taking the Joker into hand (RULES 5.2)",
+                     who, verb, es, pile, c, e->meld, c);
         else
             snprintf(out, cap, "%s %s%s %s", who, verb, es, c);
         break;
@@ -288,7 +298,12 @@ static void event_words(const ap_seat *s, const Okrpb__Event *e, char *out, size
         snprintf(out, cap, "%s add%s %s to meld %u", who, es, c, e->meld);
         break;
     case OKRPB__ACTION_TYPE__REPLACE:
-        snprintf(out, cap, "%s replace%s the Joker of meld %u with %s", who, es, e->meld, c);
+        /* the natural card is the one the Joker was declared to be (RULES 5.2): both named,
+         * so a reader sees which card left the meld's Joker and what it meant */
+        snprintf(out, cap,
+                 "%s put%s the natural %s in place of the Joker of meld %u, which stood for %s, "
+                 "and take%s the Joker into hand (RULES 5.2)",
+                 who, es, c, e->meld, c, es);
         break;
     case OKRPB__ACTION_TYPE__DISCARD:
         snprintf(out, cap, "%s discard%s %s", who, es, c);
@@ -602,6 +617,13 @@ static void handle(ap_seat *s, Okrpb__ToBot *m)
                       ints(g->score, g->n_score), "concealed", ints(g->concealed, g->n_concealed),
                       "winner_bonus", ints(g->winner_bonus, g->n_winner_bonus), "settlement",
                       ints(g->settlement, g->n_settlement));
+        /* the final result's lines this rule set has (gin: no concealed bonus, no winner's
+         * bonus, no settlement): the page shows no rows of zeros for the others */
+        if (s->have_rules)
+            json_object_set_new(
+                s->game_end, "has",
+                json_pack("{s:b,s:b,s:b}", "concealed", s->okrules.concealed_bonus > 0, "bonus",
+                          s->okrules.winner_bonus > 0, "settle", s->okrules.settlement != 0));
         s->ends++;
         if (s->decision_msg)
             s->decision_msg = NULL; /* the game ended under it */
@@ -1149,6 +1171,7 @@ void ap_seat_leave(ap_seat *s)
 {
     s->decision_msg = NULL;
     s->over = 1;
+    s->left = 1;
     close_ends(s);
     changed(s);
 }
@@ -1297,6 +1320,8 @@ json_t *ap_seat_json(const ap_seat *s)
                   s->over, "seat", s->seat, "games", s->games, "game_id", s->game_id, "names",
                   names, "events", s->events, "told", (json_int_t)s->told);
     json_object_set_new(o, "rules", json_string(s->rules));
+    if (s->left)
+        json_object_set_new(o, "left", json_true());
     json_object_set_new(o, "practice", json_boolean(s->undo != NULL));
     json_object_set_new(o, "hints", json_boolean(s->undo != NULL && s->hmake != NULL));
     json_object_set_new(o, "hint", json_null());

@@ -1024,10 +1024,11 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
                 nw = (int)strlen(ti->names[i]);
         if (nw > 24)
             nw = 24;
-        printf("%4s  %-*s  %-28s  ", "rank", nw, "entrant", "score [95%]  (pts/game)");
+        /* the score's label names its scale, as the report's do (docs/report.md's labels) */
+        printf("%4s  %-*s  %-36s  ", "rank", nw, "entrant", "score (pts/game vs average) [95% CI]");
         if (have_adj) /* docs/luck.md */
-            printf("%-28s  ", "luck-adjusted [95%]");
-        printf("%-24s  %-7s  %7s  %6s  %s\n", "win-Elo [95%]", "rank CI", "p>next", "games",
+            printf("%-28s  ", "luck-adjusted [95% CI]");
+        printf("%-24s  %-7s  %7s  %6s  %s\n", "win-Elo [95% CI]", "rank CI", "p>next", "games",
                "verdicts");
         for (int r = 0; r < n; r++) {
             int i = rr.order[r];
@@ -1055,7 +1056,7 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
                                        vw ? ", " : "", eg[i], ng[i]);
             if (!vw)
                 snprintf(vd, sizeof vd, "-");
-            printf("%4d  %-*.*s  %-28s  ", en->rank, nw, nw, ti->names[i], sc);
+            printf("%4d  %-*.*s  %-36s  ", en->rank, nw, nw, ti->names[i], sc);
             if (have_adj) {
                 char la[96];
                 fmt_interval(la, sizeof la, 3, 1, radj.entry[i].score, radj.entry[i].score_lo,

@@ -259,7 +259,9 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
             }
             sb_put(b, " to meld %d", ev->meld);
         } else if (a->how == OKR_HOW_JOKER) {
-            sb_put(b, ", putting it in place of the Joker of meld %d", ev->meld);
+            sb_put(b, ", putting it in place of the Joker of meld %d, which stood for ", ev->meld);
+            sb_word(b, ev->card);
+            sb_put(b, ", and taking the Joker into hand (RULES 5.2)");
         }
         break;
     case OKR_A_MELD:
@@ -275,8 +277,12 @@ static void action_words(rp *r, const okr_action *a, const okr_event *ev, sbuf *
         sb_put(b, " to meld %d", ev->meld);
         break;
     case OKR_A_REPLACE:
-        sb_put(b, "puts a natural card in place of the Joker of meld %d and takes the Joker",
-               ev->meld);
+        /* the natural card is the one the Joker was declared to be (RULES 5.2) */
+        sb_put(b, "puts the natural ");
+        sb_word(b, a->card);
+        sb_put(b, " in place of the Joker of meld %d, which stood for ", ev->meld);
+        sb_word(b, a->card);
+        sb_put(b, ", and takes the Joker into hand (RULES 5.2)");
         break;
     case OKR_A_DISCARD:
         sb_put(b, "discards ");
@@ -451,6 +457,16 @@ static int on_verdict(void *ctx, ar_record_reader *rd, json_t *j, int seat)
     /* another seat's detail may quote its illegal move, that is its cards: a seat's page
      * shows only its own */
     int detail = r->o->seat == AV_SPECTATOR || r->o->seat == seat;
+    if (ar_verdict_left(strcmp(ar_record_str(j, "verdict"), "RE") ? AR_V_NONE : AR_V_RE,
+                        ar_record_str(j, "detail"))) {
+        /* a person left: said in words (the code alone reads as a crash) */
+        snprintf(t, sizeof t, "%s (seat %d) left the game (verdict RE)", r->names[seat], seat);
+        json_object_set_new(f, "a", json_integer(seat));
+        json_object_set_new(f, "txt", json_string(t));
+        json_object_set_new(f, "verdict", json_string(ar_record_str(j, "verdict")));
+        add_mark(f, "v");
+        return 0;
+    }
     snprintf(t, sizeof t, "verdict %s against %s%s%s%s%s", ar_record_str(j, "verdict"),
              r->names[seat], clock[0] ? " (" : "", clock, clock[0] ? " clock)" : "",
              detail ? ": " : "");

@@ -665,15 +665,17 @@ static void block(const rep *r, FILE *out, int md)
         fprintf(out, "%s%-8s | not connected: some ratings are not on one scale%s\n", pre,
                 "Warning", post);
     fputc('\n', out);
+    /* the score's label names its scale as the html's does (docs/report.md's list of labels,
+     * tests/view/labels.sh): a rating against an average entrant, with its interval */
     if (md)
-        fprintf(
-            out,
-            "| rank | entrant | score (pts/game, 95%%) | win-Elo (95%%) | rank CI | p>next | "
-            "P(1st) | games | wins | verdicts |\n|---:|---|---|---|---|---:|---:|---:|---:|---|\n");
+        fprintf(out,
+                "| rank | entrant | score (pts/game vs average) [95%% CI] | win-Elo [95%% CI] | "
+                "rank CI | p>next | P(1st) | games | wins | verdicts |\n"
+                "|---:|---|---|---|---|---:|---:|---:|---:|---|\n");
     else
-        fprintf(out, "%-4s  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %6s  %5s  %s\n", "rank", "entrant",
-                "score (pts/game, 95%)", "win-Elo (95%)", "rank CI", "p>next", "P(1st)", "games",
-                "wins", "verdicts");
+        fprintf(out, "%-4s  %-16s  %-36s  %-20s  %-7s  %6s  %6s  %6s  %5s  %s\n", "rank", "entrant",
+                "score (pts/game vs average) [95% CI]", "win-Elo [95% CI]", "rank CI", "p>next",
+                "P(1st)", "games", "wins", "verdicts");
     for (int i = 0; i < r->n; i++) {
         const entrant *e = &r->e[i];
         char sc[128], el[128], rk[24], pn[24], p1[24], vd[400];
@@ -692,7 +694,7 @@ static void block(const rep *r, FILE *out, int md)
             fprintf(out, " | %s | %s | %s | %s | %s | %lld | %lld | %s |\n", sc, el, rk, pn, p1,
                     e->games, e->wins, vd);
         } else {
-            fprintf(out, "%4d  %-16s  %-30s  %-20s  %-7s  %6s  %6s  %6lld  %5lld  %s\n", e->rank,
+            fprintf(out, "%4d  %-16s  %-36s  %-20s  %-7s  %6s  %6s  %6lld  %5lld  %s\n", e->rank,
                     e->name, sc, el, rk, pn, p1, e->games, e->wins, vd);
         }
     }
@@ -707,12 +709,12 @@ static void block(const rep *r, FILE *out, int md)
                 "disqualified (errors in N of its M games); forfeits = games a verdict "
                 "against it forfeited; moves substituted = moves the arena played for it.\n",
                 md ? "\n" : "\n");
-    if (md)
-        fprintf(out,
-                "\nScore: points per game against an average entrant at the same table; "
-                "intervals resample whole duplicate sets. Compare two entrants with the rank CI "
-                "and p>next, not by overlapping intervals. P(1st): share of the bootstrap "
-                "replicates in which the entrant ranked first.\n");
+    /* both formats say what the score is: text is pasted into issues as often as md */
+    fprintf(out,
+            "\nScore: a rating, points per game against an average entrant at the same table "
+            "(0: average; not a game's total); intervals resample whole duplicate sets. Compare "
+            "two entrants with the rank CI and p>next, not by overlapping intervals. P(1st): "
+            "share of the bootstrap replicates in which the entrant ranked first.\n");
 }
 
 /* ---- json ---------------------------------------------------------------------------------- */
@@ -1343,6 +1345,12 @@ static void games_html(FILE *out, const rep *r, const av_report_opts *o)
             json_t *v = json_array_get(vs, k);
             int seat = (int)json_integer_value(json_object_get(v, "seat"));
             fputs(k ? "; " : "", out);
+            if (ar_verdict_left(strcmp(str(v, "verdict", ""), "RE") ? AR_V_NONE : AR_V_RE,
+                                str(v, "detail", ""))) { /* a person left: words, not a crash */
+                h(out, json_string_value(json_array_get(names, (size_t)seat)));
+                fputs(" <span class=\"bad\">left the game</span> (verdict RE)", out);
+                continue;
+            }
             fputs("<span class=\"bad\">", out);
             h(out, str(v, "verdict", "?"));
             fputs("</span> ", out);

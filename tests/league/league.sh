@@ -195,6 +195,8 @@ PY
 check "report's standings (rank, name, score) equal league standings'" test $? -eq 0
 "$ARENA" league standings "$L" > "$TMP/standings.txt"
 check "standings (text) leave the retired version out, and say so" grep -q "1 retired version not shown" "$TMP/standings.txt"
+check "standings (text): the score's header names its scale (docs/report.md's labels)" \
+    grep -q '^rank  entrant  *score (pts/game vs average) \[95% CI\]  *win-Elo \[95% CI\]' "$TMP/standings.txt"
 
 # SIGTERM: the sets in flight finish and count, then it stops
 SETS=$((SETS + 6))

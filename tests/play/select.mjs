@@ -6,7 +6,9 @@
 // whenever the page can offer one (gin: the discard that leaves least deadwood), so the
 // selection paths are all walked; its first draws are the key d. It checks the moves are in
 // words with the seat numbers, the human's clock at every decision, in german every claim
-// window named (card, discarder) and the auto-pass switch, in gin the showdown itemised. Every /state and /act body and the page are appended to
+// window named (card, discarder) and the auto-pass switch, in gin the showdown itemised; a wild
+// card's meaning asked exactly when moves share a control, likeliest first; the scoring tables
+// with only the rule set's lines; the move numbers (3 digits with OKR_SELECT_3DIGITS) fit their margin. Every /state and /act body and the page are appended to
 // RESPONSES for scan.py; screenshots at 1366x900 and 390x844 go to SHOTS/PREFIX-*.png.
 import fs from 'fs';
 import path from 'path';
@@ -46,6 +48,20 @@ const visibleControls = () => page.evaluate(() => [...document.querySelectorAll(
 
 await page.goto(url);
 const limit = +(process.env.OKR_SELECT_S || 150) * 1000, t0 = Date.now();
+// the order a wild card's meanings are offered in (docs/play.md): one filling a gap between the
+// meld's natural cards before one at its end, one of a natural card's rank (a set) before the
+// rest; equal ones in the engine's order. Smaller is offered first.
+function wildRank(text) {
+  const t = text.split(' '), nat = t.filter((x) => /^(10|[2-9TJQKA])[CDHS]$/i.test(x)).map((x) => RANKS.indexOf(x[0].toUpperCase()));
+  let k = 0;
+  for (const x of t.filter((y) => y.includes('='))) {
+    const r = RANKS.indexOf(x.split('=')[1][0].toUpperCase());
+    if (nat.length && r > Math.min(...nat) && r < Math.max(...nat)) k -= 2;
+    if (nat.includes(r)) k -= 1;
+  }
+  return k;
+}
+let asked = 0, askedOrdered = 0, askedRight = 0, gapFirst = 0, clicked = 0;
 let drawKeys = 0, clocks = 0, autoOn = false, autoPassed = 0, windows = 0, namedWindows = 0, decisions = 0, most = 0, over12 = 0, kinds = {}, meanings = 0, shotDone = false, lastId = '';
 for (;;) {
   if (Date.now() - t0 > limit) { check(`the game ended within ${limit / 1000} s`, false); break; }
@@ -110,6 +126,19 @@ for (;;) {
   await page.locator('#actions button').nth(found).click({ timeout: 5000 });
   // german: after the first claim, the auto-pass switch passes the claim windows that follow
   if (rules === 'german' && target.type === 'claim' && !autoOn) { await page.locator('#autopass').click(); autoOn = true; }
+  // a meaning is asked exactly when more than one move shares the control (RULES 3.6: a wild
+  // card's meaning), and the likeliest are offered first
+  const group = L.filter((a) => a.key === target.key);
+  clicked++;
+  const offered = await page.evaluate(() => [...document.querySelectorAll('#choose button.meaning')].map((b) => +b.dataset.i));
+  if ((offered.length > 0) === (group.length > 1)) askedRight++;
+  if (offered.length) {
+    asked++;
+    const ranks = offered.map((i) => wildRank(L.find((a) => a.i === i).text));
+    const idx = offered.slice();
+    if (ranks.every((r, k) => k === 0 || ranks[k - 1] < r || (ranks[k - 1] === r && idx[k - 1] < idx[k]))) askedOrdered++;
+    if (ranks.some((r) => r <= -2) && ranks.some((r) => r > -2)) gapFirst++;
+  }
   if (await page.locator('#choose button.meaning').count()) {
     n = await visibleControls(); most = Math.max(most, n); if (n > 12) over12++;
     meanings++;
@@ -118,10 +147,29 @@ for (;;) {
   }
 }
 await page.waitForTimeout(300);
+// the move numbers fit their margin: an ol's number is drawn left of the line, in its padding,
+// and overflow clips what does not fit (3-digit numbers were cut); the widest number's text,
+// in the line's font, must fit the padding
+const nums = await page.evaluate(() => {
+  const ol = document.getElementById('log'), pad = parseFloat(getComputedStyle(ol).paddingLeft);
+  let worst = { n: 0, w: 0 };
+  for (const li of ol.querySelectorAll('li:not(.sep)')) {
+    const s = document.createElement('span'); s.style.whiteSpace = 'pre'; s.textContent = li.value + '. ';
+    li.prepend(s); const w = s.getBoundingClientRect().width; s.remove();
+    if (w > worst.w) worst = { n: li.value, w };
+  }
+  return { pad, worst, most: Math.max(0, ...[...ol.querySelectorAll('li:not(.sep)')].map((l) => l.value)) };
+});
+check(`the move numbers fit their margin (the widest, ${nums.worst.n}, ${nums.worst.w.toFixed(1)} px in ${nums.pad} px; ${nums.most} moves)`,
+  nums.worst.n > 0 && nums.worst.w <= nums.pad);
+if (process.env.OKR_SELECT_3DIGITS) check(`a long game: 3-digit move numbers (${nums.most})`, nums.most >= 100);
+check(`a wild card's meaning is asked exactly when moves share a control (${askedRight} of ${clicked} moves made by click)`, clicked > 0 && askedRight === clicked);
+check(`the meanings are offered likeliest first (${askedOrdered} of ${asked} prompts, ${gapFirst} with a gap-filling meaning among others)`, askedOrdered === asked);
 const end = await page.evaluate(() => ({ result: document.getElementById('resulttext').textContent,
   sd: st.hand_end && st.hand_end.scoring && st.hand_end.scoring.sd ? 1 : 0,
   showdown: [...document.querySelectorAll('#showdown li')].map((l) => l.textContent),
-  words: [...document.querySelectorAll('#log li')].map((l) => l.textContent) }));
+  words: [...document.querySelectorAll('#log li')].map((l) => l.textContent),
+  rows: [...document.querySelectorAll('#breakdown table tr td:first-child')].map((td) => td.textContent) }));
 await page.screenshot({ path: path.join(shots, prefix + '-over.png'), fullPage: true });
 await page.setViewportSize({ width: 390, height: 844 });
 await page.screenshot({ path: path.join(shots, prefix + '-over-phone.png') });
@@ -140,6 +188,14 @@ check(`the moves are in words, a meld with its cards (${melds.length}: "${melds[
 if (rules === 'gin') check(`the hand's end is itemised (${end.showdown.join(' / ')})`,
   end.showdown.length > 0 && (!end.sd || (end.showdown.length >= 3 && end.showdown.some((l) => / knocks? with /.test(l)) &&
     end.showdown.some((l) => /deadwood after melds and lay-offs: \d+/.test(l)) && end.showdown.some((l) => /= -?\d+ \(RULES G7\)$/.test(l)))));
+// the scoring tables show only the lines the rule set has (RULES 7, G7): no rows of zeros
+const NONE = { gin: ['concealed bonuses', "winner's bonus", 'settlement (laws payment)', 'going out', 'concealed bonus'],
+  arlington: ['concealed bonuses', "winner's bonus", 'settlement (laws payment)', 'concealed bonus'],
+  german: ['concealed bonuses', 'settlement (laws payment)', 'going out', 'concealed bonus'],
+  parlett: ['settlement (laws payment)'], laws: [] }[rules] || [];
+const extra = end.rows.filter((r) => NONE.includes(r));
+check(`${rules}: the scoring tables have only this rule set's lines (${end.rows.join(', ')})`,
+  end.rows.includes('final total') && end.rows.includes('hand score') && extra.length === 0);
 check('every move line says who did it with a seat number', end.words.every((w) => /^hand \d+$|\(seat \d+\) /.test(w)));
 fs.appendFileSync(responses, bodies.join('\n') + '\n');
 fs.writeFileSync(responses + '.page.html', served);

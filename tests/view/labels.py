@@ -136,6 +136,32 @@ def dupsets(rules, cells):
           % (rules, len(tables), sums, bonus_rows))
 
 
+def blocks(rules, d, labels):
+    """The pasteable blocks (`arena report --format text|md`, DIR.txt and DIR.md) and the
+    tournament's own table (DIR.out): every header of the standings is a documented label, the
+    score's names its scale, and the blocks say what the score is."""
+    for fmt in ("txt", "md", "out"):  # out: arena tournament's own table
+        try:
+            text = open(d.rstrip("/") + "." + fmt, encoding="utf-8").read()
+        except (OSError, UnicodeDecodeError) as e:
+            bad("%s %s: %s" % (rules, fmt, e))
+            continue
+        head = [l for l in text.splitlines() if l.startswith("| rank |" if fmt == "md" else "rank  ")]
+        if len(head) != 1:
+            bad("%s %s: %d standings headers" % (rules, fmt, len(head)))
+            continue
+        cells = ([c.strip() for c in head[0].strip().strip("|").split("|")] if fmt == "md"
+                 else re.split(r"\s{2,}", head[0].strip()))
+        for c in cells:
+            if c not in labels:
+                bad("%s %s: the header %r is not in docs/report.md's list" % (rules, fmt, c))
+        if not any(c.startswith("score (pts/game vs average)") for c in cells):
+            bad("%s %s: no score header naming its scale: %r" % (rules, fmt, cells))
+        if fmt != "out" and "Score: a rating, points per game against an average entrant" not in text:
+            bad("%s %s: the block does not say what the score is" % (rules, fmt))
+        print("checked %s %s: %d headers" % (rules, fmt, len(cells)))
+
+
 def main(doc, dirs):
     labels = documented(doc)
     for d in dirs:
@@ -157,6 +183,7 @@ def main(doc, dirs):
             bad("%s: the report lacks the labels %s" % (rules, sorted(need - {t for t, _, _ in seen})))
         print("checked %s: %d labels of the report" % (rules, len(seen)))
         dupsets(rules, p.cells)
+        blocks(rules, d, labels)
         err = open(d.rstrip("/") + ".err", encoding="utf-8", errors="replace").read()
         lead = re.findall(r"leader \S+ \([+-]\d+\.\d ([^)]*)\)", err)
         if not lead:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # labels.sh BUILD_DIR HELPERS_DIR - one meaning per label (issue 22): a small tournament of
 # every rule set, its html report and its progress line. Every label over a score in the
-# report (the standings, pairwise, crosstable, games and duplicate-set tables) and the
-# progress line's must be one of docs/report.md's list (which names each label once), and a
-# label of a score carries its meaning in a title; every duplicate-set table's rows add up to
+# report (the standings, pairwise, crosstable, games and duplicate-set tables), the text and md
+# blocks' headers, the tournament table's and the progress line's must be one of
+# docs/report.md's list (which names each label once), and a label of a score carries its
+# meaning in a title; every duplicate-set table's rows add up to
 # its final total (hands, later hands, the bonuses), and a rule set without bonuses (gin,
 # arlington) has no bonus row. labels.py does the reading.
 source "$(dirname "$0")/../match/lib.bash" "$@"
@@ -38,6 +39,8 @@ TOUR
     check "$rules: the tournament ran" test -s "$TMP/$rules/results.json"
     "$ARENA" report "$TMP/$rules" --format html --replays none >/dev/null
     check "$rules: its report" test -s "$TMP/$rules/report.html"
+    "$ARENA" report "$TMP/$rules" --format text >"$TMP/$rules.txt"
+    "$ARENA" report "$TMP/$rules" --format md >"$TMP/$rules.md"
 done
 python3 "$HERE/labels.py" "$DOC" "$TMP"/{laws,parlett,arlington,german,gin}
 check "the report's and the progress line's labels are the documented ones; duplicate sets add up (labels.py)" \

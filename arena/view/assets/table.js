@@ -279,7 +279,9 @@ var okrTable = (function () {
   }
 
   /* the game's result: res = {completed, forfeits (seats), final, place, and when completed
-   * game, concealed, bonus, settle}: one number per seat each */
+   * game, concealed, bonus, settle}: one number per seat each. res.has (the play page's, from
+   * the rules) names the parts the rule set has: a part it says false is left out even when
+   * its numbers came (gin's zero concealed bonuses, winner's bonus and settlement) */
   function resultEl(res, players, name) {
     var box = el('div', 'box');
     box.appendChild(el('h2', '', res.completed ? 'Final result' : 'Final result (forfeited: ' + (res.forfeits || []).map(name).join(', ') + ')'));
@@ -288,14 +290,17 @@ var okrTable = (function () {
      * the settlement comes after, as what it is, a payment computed from the final totals */
     var rows = (res.completed ? [['hand scores', 'game'], ['concealed bonuses', 'concealed', 'gconcealed'],
       ["winner's bonus", 'bonus']] : []).concat([['final total', 'final'], ['place', 'place']],
-      res.completed ? [['settlement (laws payment)', 'settle']] : []).filter(function (r) { return res[r[1]]; });
+      res.completed ? [['settlement (laws payment)', 'settle']] : []).filter(function (r) {
+      return res[r[1]] && !(res.has && res.has[r[1]] === false);
+    });
     rows.forEach(function (r) { r[2] = SCALES[r[2] || r[1]]; });
     box.appendChild(scoreTable(rows, players, name, function (k, s) { return res[k][s]; }));
     if (res.completed) {
       var p = el('p', 'dim explain');
-      p.textContent = 'The final total is the hand scores' + (res.concealed ? ' plus the concealed bonuses' : '') +
-        (res.bonus ? ' plus the winner\'s bonus (given to the highest total, shared on a tie)' : '') +
-        '; places and the tournament go by it.' + (res.settle ? ' The settlement is the laws way of paying up: ' +
+      var part = function (k) { return res[k] && !(res.has && res.has[k] === false); };
+      p.textContent = 'The final total is the hand scores' + (part('concealed') ? ' plus the concealed bonuses' : '') +
+        (part('bonus') ? ' plus the winner\'s bonus (given to the highest total, shared on a tie)' : '') +
+        '; places and the tournament go by it.' + (part('settle') ? ' The settlement is the laws way of paying up: ' +
         'each final total is rounded to the nearest hundred, and each seat wins the difference from every seat below it ' +
         'and pays every seat above it. It adds up to zero and is not part of the final total.' : '');
       box.appendChild(p);
