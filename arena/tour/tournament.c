@@ -205,6 +205,8 @@ static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
         json_object_set_new(sp, "alpha", json_real(t->sprt_alpha));
         json_object_set_new(sp, "beta", json_real(t->sprt_beta));
         json_object_set_new(sp, "min_sets", json_integer(AR_TOUR_SPRT_MIN_SETS));
+        if (t->sprt_adjusted) /* only then: the configuration hash of every other gauntlet stays */
+            json_object_set_new(sp, "score", json_string("luck-adjusted"));
         json_object_set_new(c, "sprt", sp);
     }
     json_t *es = json_array();
@@ -235,7 +237,8 @@ static void config_hash(const json_t *config, char out[17])
  * take the same path, so they cannot disagree). */
 typedef struct tinfo {
     int n, k, format, challenger, baseline, bootstrap;
-    int sprt; /* a gauntlet with a sequential test */
+    int sprt;     /* a gauntlet with a sequential test */
+    int sprt_adj; /* ... on the luck-adjusted totals (docs/luck.md) */
     long long deals, max_tables;
     uint64_t seed;
     double s0, s1, alpha, beta;
@@ -294,6 +297,8 @@ static int tinfo_from(const json_t *c, tinfo *ti, char *err, size_t errcap)
     ti->max_error_share = json_is_number(mes) ? json_number_value(mes) : 0.5;
     const json_t *sp = json_object_get(c, "sprt");
     ti->sprt = ti->format == AR_FORMAT_GAUNTLET && json_is_object(sp);
+    const char *sc = json_string_value(json_object_get(sp, "score"));
+    ti->sprt_adj = ti->sprt && sc && strcmp(sc, "luck-adjusted") == 0;
     ti->s0 = json_number_value(json_object_get(sp, "s0"));
     ti->s1 = json_number_value(json_object_get(sp, "s1"));
     ti->alpha = json_number_value(json_object_get(sp, "alpha"));
@@ -511,16 +516,19 @@ static const char *journal_fate(void *ud, const ar_journal_drop *x)
 }
 
 /* The gauntlet's per-set paired difference: challenger minus baseline (or minus the mean of
- * the others without a baseline), points per game, over the set's games. */
+ * the others without a baseline), points per game, over the set's games. With [sprt] score =
+ * luck-adjusted, on the luck-adjusted totals (docs/luck.md); a game without them (its record
+ * could not be read back) counts its raw totals, which estimate the same mean. */
 static double set_diff(const tinfo *ti, const tgame *games, int k)
 {
     double sum = 0;
     for (int r = 0; r < k; r++) {
         const tgame *g = &games[r];
+        const double *t = ti->sprt_adj && g->has_adj ? g->adj : g->total;
         int cs = -1, bs = -1;
         double all = 0;
         for (int s = 0; s < k; s++) {
-            all += g->total[s];
+            all += t[s];
             if (g->entrant[s] == ti->challenger)
                 cs = s;
             if (g->entrant[s] == ti->baseline)
@@ -529,9 +537,9 @@ static double set_diff(const tinfo *ti, const tgame *games, int k)
         if (cs < 0)
             continue;
         if (bs >= 0)
-            sum += g->total[cs] - g->total[bs];
+            sum += t[cs] - t[bs];
         else
-            sum += g->total[cs] - (all - g->total[cs]) / (k - 1);
+            sum += t[cs] - (all - t[cs]) / (k - 1);
     }
     return sum / k;
 }
@@ -711,6 +719,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         .games_scheduled = s->ngames,
         .sets = counted,
         .sprt = ti->sprt,
+        .sprt_adj = ti->sprt_adj,
         .challenger = ti->challenger,
         .baseline = ti->baseline,
         .decision = decision,
@@ -941,6 +950,7 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         json_object_set_new(sp, "lower", jnum(lo, 4));
         json_object_set_new(sp, "upper", jnum(hi, 4));
         json_object_set_new(sp, "llr", jnum(llr, 4));
+        json_object_set_new(sp, "score", json_string(ti->sprt_adj ? "luck-adjusted" : "raw"));
         json_object_set_new(sp, "sets", json_integer(counted));
         json_object_set_new(sp, "decision",
                             json_string(decision > 0   ? "H1"
@@ -1114,9 +1124,9 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         if (!rr.connected)
             printf("; WARNING: the entrants do not all meet (not connected)");
         if (ti->sprt)
-            printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
-                   ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
-                   llr, lo, hi, counted,
+            printf("; SPRT%s %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
+                   ti->sprt_adj ? " (luck-adjusted)" : "", ti->names[ti->challenger],
+                   ti->baseline >= 0 ? ti->names[ti->baseline] : "field", llr, lo, hi, counted,
                    decision > 0   ? "H1 accepted (challenger better)"
                    : decision < 0 ? "H0 accepted (not better)"
                                   : "no decision");
