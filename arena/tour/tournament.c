@@ -935,6 +935,25 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
     json_object_set_new(ct, "diff_lo", mlo);
     json_object_set_new(ct, "diff_hi", mhi);
     json_object_set_new(ct, "ahead", ma);
+    if (have_adj) { /* the same head-to-head differences on luck-adjusted totals (docs/luck.md) */
+        json_t *ad = json_array(), *al = json_array(), *ah = json_array();
+        for (int r = 0; r < n; r++) {
+            int i = rr.order[r];
+            json_t *rd = json_array(), *rl = json_array(), *rh = json_array();
+            for (int c = 0; c < n; c++) {
+                const ar_rank_pair *p = &radj.pair[i * n + rr.order[c]];
+                json_array_append_new(rd, jnum(p->diff, 3));
+                json_array_append_new(rl, jnum(p->diff_lo, 3));
+                json_array_append_new(rh, jnum(p->diff_hi, 3));
+            }
+            json_array_append_new(ad, rd);
+            json_array_append_new(al, rl);
+            json_array_append_new(ah, rh);
+        }
+        json_object_set_new(ct, "luck_adjusted_diff", ad);
+        json_object_set_new(ct, "luck_adjusted_diff_lo", al);
+        json_object_set_new(ct, "luck_adjusted_diff_hi", ah);
+    }
     json_object_set_new(doc, "cross_table", ct);
     double lo = 0, hi = 0;
     if (ti->sprt) {

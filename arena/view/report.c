@@ -1162,7 +1162,8 @@ static void cross_html(FILE *out, const rep *r)
     }
     fputs("</tbody></table>\n<h2 id=\"crosstable\">Crosstable</h2>\n<p class=\"meta\">Mean of the "
           "row's total minus the column's per shared game (points), its 95% interval over the "
-          "sets they shared, and the games shared.</p>\n",
+          "sets they shared, the same on luck-adjusted totals when the run has them (the cards' "
+          "luck taken out, docs/luck.md), and the games shared.</p>\n",
           out);
     matrix_head(out, order, "t-cross");
     for (size_t i = 0; i < n; i++) {
@@ -1187,6 +1188,22 @@ static void cross_html(FILE *out, const rep *r)
             fprintf(out, "<td%s>%s", sure ? " class=\"verdict\"" : "", dt);
             if (!isnan(lo))
                 fprintf(out, "<br><small>[%s, %s]</small>", lt, ht);
+            /* the same difference on luck-adjusted totals (docs/luck.md), when there are any */
+            json_t *ad = json_object_get(x, "luck_adjusted_diff");
+            double a = num(json_array_get(json_array_get(ad, i), c));
+            if (!isnan(a)) {
+                double alo = num(json_array_get(
+                    json_array_get(json_object_get(x, "luck_adjusted_diff_lo"), i), c));
+                double ahi = num(json_array_get(
+                    json_array_get(json_object_get(x, "luck_adjusted_diff_hi"), i), c));
+                fnum(dt, sizeof dt, a, ST_SCORE, 1, 1);
+                fnum(lt, sizeof lt, alo, ST_SCORE, 0, 1);
+                fnum(ht, sizeof ht, ahi, ST_SCORE, 0, 1);
+                fprintf(out, "<br><small class=\"adj\">luck-adjusted %s", dt);
+                if (!isnan(alo))
+                    fprintf(out, " [%s, %s]", lt, ht);
+                fputs("</small>", out);
+            }
             fprintf(out, "<br><small>%lld games</small></td>", g);
         }
         fputs("</tr>\n", out);

@@ -381,6 +381,12 @@ def cmd_report(d, page, jpath):
                     bad("crosstable %d,%d: %r, results.json has none" % (i, j, cell))
             elif not cell.startswith(as_shown(diff, 3, 1)) or not cell.endswith("%d games" % games):
                 bad("crosstable %d,%d: %r, results.json %+.1f over %d games" % (i, j, cell, diff, games))
+            # the luck-adjusted difference (docs/luck.md), when results.json has it
+            adj = r["cross_table"].get("luck_adjusted_diff")
+            if diff is not None and (adj is not None) != ("luck-adjusted" in cell):
+                bad("crosstable %d,%d: %r, results.json's luck-adjusted difference %r" % (i, j, cell, adj and adj[i][j]))
+            if diff is not None and adj is not None and adj[i][j] is not None and "luck-adjusted " + as_shown(adj[i][j], 3, 1) not in cell:
+                bad("crosstable %d,%d: %r, results.json's luck-adjusted %+.1f" % (i, j, cell, adj[i][j]))
     for i, x in enumerate(body("t-ahead")):
         for j, cell in enumerate(x[1:]):
             a = r["cross_table"]["ahead"][i][j]
