@@ -19,7 +19,7 @@
 
 void ar_luck_usage(FILE *out)
 {
-    fputs("usage: arena luck OUT [--v hand|const|noise] [--bootstrap N] [--quiet]\n"
+    fputs("usage: arena luck OUT [--v hand|rollout|const|noise] [--bootstrap N] [--quiet]\n"
           "  The luck-adjusted score of every game of the tournament or match folder OUT,\n"
           "  from its records (games.jsonl and records/): at every deal and every card drawn\n"
           "  from the stock, v(after) - E[v(after)] is taken off, with the arena's fixed\n"
@@ -85,7 +85,7 @@ int ar_luck_main(int argc, char **argv)
     int v = ar_luck_v_parse(vname);
     if (!dir || v < 0) {
         fprintf(stderr, !dir ? "arena luck: give the tournament's folder\n"
-                             : "arena luck: --v: expected hand, const or noise\n");
+                             : "arena luck: --v: expected hand, rollout, const or noise\n");
         ar_luck_usage(stderr);
         return AR_EXIT_USAGE;
     }

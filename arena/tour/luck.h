@@ -21,12 +21,13 @@
  * state is worth 0 (every term is 0: the adjusted score is the raw one); NOISE: a fixed
  * pseudo-random function of each seat's hand and the upcard (useless by design: for the tests
  * that a poor v leaves the mean where it was). */
-enum { AR_LUCK_V_HAND = 0, AR_LUCK_V_CONST, AR_LUCK_V_NOISE };
+enum { AR_LUCK_V_HAND = 0, AR_LUCK_V_CONST, AR_LUCK_V_NOISE, AR_LUCK_V_ROLLOUT };
 /* Chance events. */
 enum { AR_LUCK_DEAL = 0, AR_LUCK_DRAW, AR_LUCK_TYPES };
 
 typedef struct ar_luck {
     int v;                                          /* AR_LUCK_V_* */
+    int rollouts;                                   /* AR_LUCK_V_ROLLOUT: playouts per card */
     int players;                                    /* seats */
     double luck[OKR_MAX_PLAYERS];                   /* sum of every term, per seat, points */
     double by_type[AR_LUCK_TYPES][OKR_MAX_PLAYERS]; /* the same by event type */

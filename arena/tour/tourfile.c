@@ -129,7 +129,7 @@ enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
 static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
-static const char *const luck_names[] = {"on", "off", NULL};
+static const char *const luck_names[] = {"on", "off", "hand", "rollout", NULL};
 static const char *const sprt_score_names[] = {"raw", "luck-adjusted", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
@@ -914,7 +914,7 @@ static void resolve(resolver *r, ar_tour *t)
         t->pace_ms = (uint32_t)x;
 
     if (get_choice(r, &k[K_LUCK], "luck", luck_names, &c) > 0) /* docs/luck.md */
-        t->luck_off = c == 1;
+        t->luck_off = c == 1, t->luck_rollout = c == 3;
     if (get_choice(r, &k[K_ON_ERROR], "on_error", on_error_names, &c) > 0)
         t->on_error = c == 0 ? AR_ON_ERROR_FORFEIT : AR_ON_ERROR_SUBSTITUTE;
     if (get_choice(r, &k[K_SUBSTITUTE], "substitute", substitute_names, &c) > 0) {

@@ -67,11 +67,13 @@ typedef struct ar_tour {
     int hands; /* > 0: a fixed number of hands per game (`hands = N`); 0: to the target */
     long long max_tables;
     uint64_t seed;
-    char *out;     /* output folder: `out =` relative to the .tour file's folder (as typed:
-                      "tournaments/demo-out"); without it results/<name> in the current one */
-    int jobs;      /* 0: number of online CPUs */
-    int bootstrap; /* replicates */
-    int luck_off;  /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
+    char *out;        /* output folder: `out =` relative to the .tour file's folder (as typed:
+                         "tournaments/demo-out"); without it results/<name> in the current one */
+    int jobs;         /* 0: number of online CPUs */
+    int bootstrap;    /* replicates */
+    int luck_off;     /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
+    int luck_rollout; /* `luck = rollout`: the rollout value estimate in gin (on, hand: the cheap
+                         one) */
     ar_clocks clocks;
     int ponder;       /* ponder = on: bots run between their decisions (match.h) */
     uint32_t pace_ms; /* pace = MS (match.h); 0: none */

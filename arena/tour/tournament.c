@@ -157,6 +157,8 @@ static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
     json_t *c = json_object();
     json_object_set_new(c, "name", json_string(t->name ? t->name : ""));
     json_object_set_new(c, "rules", json_string(t->rules.preset));
+    if (t->luck_rollout) /* only then: the configuration hash of other tournaments stays */
+        json_object_set_new(c, "luck", json_string("rollout"));
     json_object_set_new(c, "rules_text", json_string(t->rules_text ? t->rules_text : ""));
     json_object_set_new(c, "seats", json_integer(t->seats));
     json_object_set_new(c, "format", json_string(format_name(t->format)));
@@ -842,7 +844,10 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         json_array_append_new(se, jnum(rr.seat_effect[q], 3));
     json_object_set_new(doc, "seat_effects", se);
     if (have_adj) /* docs/luck.md: every entrant's luck_adjusted_score is this fit */
-        json_object_set_new(doc, "luck_adjusted", json_string("hand"));
+        json_object_set_new(doc, "luck_adjusted",
+                            json_string(json_is_string(json_object_get(ti->config, "luck"))
+                                            ? json_string_value(json_object_get(ti->config, "luck"))
+                                            : "hand"));
     json_t *st = json_array();
     for (int r = 0; r < n; r++) {
         int i = rr.order[r];
@@ -1395,7 +1400,8 @@ static int send_line(wctx *w, char tag, const char *text)
 /* luck_adjusted (docs/luck.md): each seat's counted total minus its luck, summed from the
  * game's record with the arena's value estimate. Off the bots' clocks: the game is over and
  * its record closed. Left out (and so the adjusted ratings too) if the record cannot be read. */
-static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_game_outcome *o)
+static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_game_outcome *o,
+                     int v)
 {
     char *path = path_in(out_dir ? out_dir : ".", rec);
     FILE *f = fopen(path, "r");
@@ -1403,7 +1409,7 @@ static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_g
     int32_t tot[OKR_MAX_PLAYERS];
     int completed = 0;
     char err[256];
-    if (f && ar_luck_record(f, path, AR_LUCK_V_HAND, &L, tot, &completed, err, sizeof err) == 0 &&
+    if (f && ar_luck_record(f, path, v, &L, tot, &completed, err, sizeof err) == 0 &&
         L.players == o->players) {
         json_t *a = json_array();
         for (int s = 0; s < o->players; s++)
@@ -1496,7 +1502,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         snprintf(rec, sizeof rec, "records/%s.jsonl", o->game_id);
         json_object_set_new(j, "record", json_string(rec));
         if (!w->job->t->luck_off) /* docs/luck.md: from the closed record, after the game */
-            add_luck(j, w->out_dir, rec, o);
+            add_luck(j, w->out_dir, rec, o,
+                     w->job->t->luck_rollout ? AR_LUCK_V_ROLLOUT : AR_LUCK_V_HAND);
     }
     char *text = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(j);

@@ -81,6 +81,27 @@ g = {x["game"]: x for x in map(json.loads, open(d + "/games.jsonl"))}
 for x in map(json.loads, open(d + "/luck.jsonl")):
     assert x["luck_adjusted"] == g[x["game"]]["final_total"], x
 PY
+# luck = rollout: the rollout estimate (gin), named in results.json, the numbers `arena luck
+# --v rollout` gives from the records
+mk roll "luck = rollout"
+sed -i 's/^deals = 4$/deals = 2/' "$TMP/roll.tour"
+"$ARENA" tournament "$TMP/roll.tour" --out "$TMP/roll" --jobs 1 --no-progress > "$TMP/roll.txt" 2>&1
+check "luck = rollout: exit 0" test $? -eq 0
+"$ARENA" luck "$TMP/roll" --v rollout --quiet > /dev/null 2>&1
+check "luck = rollout: results.json names it; arena luck --v rollout gives the same numbers, not the hand estimate's" \
+    python3 - "$TMP/roll" "$TMP/on" <<'PY'
+import json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/results.json"))
+assert r["luck_adjusted"] == "rollout", r.get("luck_adjusted")
+g = {x["game"]: x for x in map(json.loads, open(d + "/games.jsonl"))}
+h = {x["game"]: x for x in map(json.loads, open(sys.argv[2] + "/games.jsonl"))}
+assert len(g) == 4
+for x in map(json.loads, open(d + "/luck.jsonl")):
+    assert all(abs(a - b) < 0.01 for a, b in zip(x["luck_adjusted"], g[x["game"]]["luck_adjusted"])), x
+# the same deals (seed 3) as the hand estimate's tournament: the adjusted totals differ
+assert any(g[i]["final_total"] == h[i]["final_total"] and g[i]["luck_adjusted"] != h[i]["luck_adjusted"] for i in g)
+PY
 "$ARENA" luck "$TMP/nowhere" > /dev/null 2>&1
 check "arena luck: a folder without games.jsonl is an error" test $? -eq 1
 # SPRT on luck-adjusted totals ([sprt] score = luck-adjusted): the LLR is the one of the
