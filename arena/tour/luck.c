@@ -177,8 +177,14 @@ void ar_luck_value(int v, const okr_game *g, double *out)
     relative(&g->rules, g->players, st, out);
 }
 
+static void rollout_deal(ar_luck *L, const okr_game *g);
+
 void ar_luck_deal(ar_luck *L, const okr_game *g)
 {
+    if (L->v == AR_LUCK_V_ROLLOUT && g->rules.family == OKR_FAMILY_GIN && g->players == 2) {
+        rollout_deal(L, g);
+        return;
+    }
     double now[OKR_MAX_PLAYERS] = {0};
     ar_luck_value(L->v, g, now);
     for (int s = 0; s < g->players; s++) { /* E[v] = 0: exchangeable hands, luck.h */
@@ -302,6 +308,93 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
         }
         h[s][st[--sn]]++;
     }
+}
+
+/* Plays the hand out from seat s's draw, the pile's top being `top` (-1: none): the reference
+ * policy takes it when it could meld and lowers the best deadwood, else draws; then
+ * ref_playout. */
+static void ref_from_draw(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR_KINDS],
+                          const uint8_t *st, int sn, int s, int top, int cur[2], int pts[2])
+{
+    int keep = -1;
+    if (top >= 0 && top < 52 && ref_linked(h[s], top)) {
+        int tdw;
+        h[s][top]++;
+        (void)ref_discard(r, h[s], top, &tdw);
+        if (tdw < cur[s])
+            keep = top;
+        else
+            h[s][top]--;
+    }
+    if (keep < 0) {
+        if (sn <= 0) {
+            pts[0] = pts[1] = 0;
+            return;
+        }
+        h[s][st[--sn]]++;
+    }
+    ref_playout(r, limit, dbl, h, st, sn, s, keep, cur, pts);
+}
+
+static uint64_t fnv_hand(const uint8_t hand[OKR_KINDS])
+{
+    uint64_t h = 0xCBF29CE484222325u;
+    for (int k = 0; k < OKR_KINDS; k++)
+        h = (h ^ hand[k]) * 0x100000001B3u;
+    return h;
+}
+
+/* A stock order from the multiset cnt[] (sn cards), the i-th of the generator seeded h. */
+static void roll_order(const int cnt[], int sn, uint64_t h, int i, uint8_t *ord)
+{
+    int n = 0;
+    for (int k = 0; k < OKR_KINDS; k++)
+        for (int c = 0; c < cnt[k]; c++)
+            ord[n++] = (uint8_t)k;
+    uint64_t z = h + (uint64_t)i * 0x632BE59BD9B4E019u;
+    for (int j = sn - 1; j > 0; j--) {
+        z = mix64(z);
+        int x = (int)(z % (uint64_t)(j + 1));
+        uint8_t t = ord[j];
+        ord[j] = ord[x], ord[x] = t;
+    }
+}
+
+/* The deal's term with the rollout estimate: v(seat 0) = the mean, over the playouts and over
+ * both orders of play (seat 0 first, seat 1 first), of half seat 0's hand points minus seat
+ * 1's; v(seat 1) = -v(seat 0). The playouts' seed is symmetric in the two hands (a sum of their
+ * hashes) and reads the stock as a multiset, so swapping the hands negates v exactly; the hands
+ * of a uniformly shuffled pack are exchangeable given the upcard and the stock, so E[v] = 0
+ * exactly, as for the hand estimate, and the term is v itself. Who really plays first is left
+ * out on purpose: it would make v seat-asymmetric and its expectation unknown. */
+static void rollout_deal(ar_luck *L, const okr_game *g)
+{
+    const okr_rules *r = &g->rules;
+    int limit = okr_knock_limit(r, g->upcard), sn = g->stock_n, cnt[OKR_KINDS] = {0};
+    int dbl = r->spade_double && g->upcard < 52 && g->upcard / 13 == 3 ? 2 : 1;
+    int top = g->pile_n ? g->pile[g->pile_n - 1] : -1;
+    for (int i = 0; i < sn; i++)
+        cnt[g->stock[i]]++;
+    uint64_t h = 0xCBF29CE484222325u;
+    for (int k = 0; k < OKR_KINDS; k++)
+        h = (h ^ (uint64_t)cnt[k]) * 0x100000001B3u;
+    h = mix64(h ^ mix64(fnv_hand(g->hand[0]) + fnv_hand(g->hand[1])) ^ ((uint64_t)top << 8));
+    int cur0[2] = {gin_dw(r, g->hand[0]), gin_dw(r, g->hand[1])};
+    double v0 = 0;
+    uint8_t ord[OKR_MAX_CARDS];
+    for (int i = 0; i < L->rollouts; i++) {
+        roll_order(cnt, sn, h, i, ord);
+        for (int first = 0; first < 2; first++) {
+            uint8_t hh[2][OKR_KINDS];
+            memcpy(hh, g->hand, sizeof hh);
+            int cur[2] = {cur0[0], cur0[1]}, pts[2];
+            ref_from_draw(r, limit, dbl, hh, ord, sn, first, top, cur, pts);
+            v0 += (pts[0] - pts[1]) / 2.0 / (2.0 * L->rollouts);
+        }
+    }
+    L->luck[0] += v0, L->luck[1] -= v0;
+    L->by_type[AR_LUCK_DEAL][0] += v0, L->by_type[AR_LUCK_DEAL][1] -= v0;
+    L->events[AR_LUCK_DEAL]++;
 }
 
 static void rollout_draw(ar_luck *L, const okr_game *b, int seat, int card, const int cnt[])

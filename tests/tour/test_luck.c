@@ -301,7 +301,7 @@ static void test_streams_same_odds(void **state)
 /* The rollout estimate may look at the full state but not at the stock's order (the draw's
  * expectation averages over it): the same hands and stock cards in another order give the
  * same term, the same state twice gives the same term, and the estimate does move with the
- * card drawn (it is not the constant). */
+ * card drawn (it is not the constant). At a deal, swapping the hands negates it. */
 static void test_rollout_order_free(void **state)
 {
     (void)state;
@@ -328,6 +328,28 @@ static void test_rollout_order_free(void **state)
         }
     }
     assert_true(moved > 10);
+    /* the deal's term: the same with the stock reordered; negated with the hands swapped
+     * (what makes its expectation over deals exactly 0) */
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        okr_game g;
+        assert_int_equal(okr_game_init(&g, &r, 2, seed, NULL, 0, NULL), OKR_OK);
+        okr_game sw = g, rev = g;
+        memcpy(sw.hand[0], g.hand[1], OKR_KINDS);
+        memcpy(sw.hand[1], g.hand[0], OKR_KINDS);
+        for (int i = 0; i < g.stock_n; i++)
+            rev.stock[i] = g.stock[g.stock_n - 1 - i];
+        ar_luck a, b, c;
+        ar_luck_init(&a, ROLLOUT_V, 2);
+        ar_luck_init(&b, ROLLOUT_V, 2);
+        ar_luck_init(&c, ROLLOUT_V, 2);
+        ar_luck_deal(&a, &g);
+        ar_luck_deal(&b, &sw);
+        ar_luck_deal(&c, &rev);
+        assert_true(a.luck[0] == -b.luck[0] && a.luck[0] == -a.luck[1]);
+        assert_true(a.luck[0] == c.luck[0]);
+        moved += a.luck[0] != 0;
+    }
+    assert_true(moved > 12);
 }
 
 int main(void)
