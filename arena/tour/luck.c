@@ -195,18 +195,19 @@ void ar_luck_deal(ar_luck *L, const okr_game *g)
 }
 
 /* ---- The rollout estimate (gin) --------------------------------------------------------- *
- * v(state after seat s drew card c) = the mean over ROLL_N playouts of the rest of the hand
- * of each seat's hand points minus the table's mean, the playouts by a fixed reference policy
- * (ref_turn) written here, on stock orders drawn from a generator seeded by the state before
- * the draw: its hands, the stock's cards as a multiset (never their order, which the draw's
- * expectation averages over), the pile's top, the scores and the turn. Every alternative card
- * c is played out on the same orders with c taken out (common random numbers: the
- * alternatives differ by the card, not by the noise of their playouts; filling c's place with
- * the bottom card instead, so that the stocks differ in one place only, measured no better). Being
- * a fixed function of the state before and of c, the term v(c*) - mean over the stock's cards of
- * v(c) has mean zero exactly, as for the cheap estimate. Only the hand is played out: the game's
- * later hands are symmetric under one reference policy, and in gin the final total is the sum of
- * the hands' points (G7, G8), so the hand's points are the part of the final score a draw moves. */
+ * v(state after seat s drew card c) = the mean over L->rollouts playouts (ROLL_N unless asked)
+ * of the rest of the hand of each seat's hand points minus the table's mean, the playouts by a
+ * fixed reference policy (ref_from_draw, ref_playout) written here, on stock orders drawn from a
+ * generator seeded by the state before the draw: its hands, the stock's cards as a multiset (never
+ * their order, which the draw's expectation averages over), the pile's top, the scores and the
+ * turn. Every alternative card c is played out on the same orders with c taken out (common random
+ * numbers: the alternatives differ by the card, not by the noise of their playouts; filling c's
+ * place with the bottom card instead, so that the stocks differ in one place only, measured no
+ * better). Being a fixed function of the state before and of c, the term v(c*) - mean over the
+ * stock's cards of v(c) has mean zero exactly, as for the cheap estimate. Only the hand is played
+ * out: the game's later hands are symmetric under one reference policy, and in gin the final total
+ * is the sum of the hands' points (G7, G8), so the hand's points are the part of the final score a
+ * draw moves. */
 
 static uint64_t mix64(uint64_t z)
 {
@@ -268,7 +269,7 @@ static int ref_linked(const uint8_t h[OKR_KINDS], int k)
 }
 
 /* Plays the hand out from seat s holding 11 cards (it must discard), h the two hands, st[0..sn)
- * the stock (st[sn - 1] drawn next). Reference policy: discard to the least deadwood; knock
+ * the stock (st[sn - 1] drawn next). Reference policy: discard as ref_discard; knock
  * as soon as the deadwood allows (the defender's deadwood counted without lay-offs); take the
  * pile's top when it could meld and lowers the best deadwood, else draw. pts[] gets the hand's
  * points (0 for both on a drawn hand, G6). */
@@ -281,14 +282,13 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
         h[s][d]--;
         cur[s] = dw;
         if (dw <= limit) {
-            int D = cur[o], sc;
+            int D = cur[o]; /* G7 */
             if (dw == 0)
-                pts[s] = sc = (int)r->gin_bonus + D;
+                pts[s] = (int)r->gin_bonus + D;
             else if (dw < D)
-                pts[s] = sc = D - dw;
+                pts[s] = D - dw;
             else
-                pts[o] = sc = (int)r->undercut_bonus + dw - D;
-            (void)sc;
+                pts[o] = (int)r->undercut_bonus + dw - D;
             pts[0] *= dbl, pts[1] *= dbl;
             return;
         }
