@@ -355,10 +355,8 @@ static void test_rollout_order_free(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_streams_same_odds),
-        cmocka_unit_test(test_draw_expectation_exact),
-        cmocka_unit_test(test_rollout_order_free),
-        cmocka_unit_test(test_terms_mean_zero),
+        cmocka_unit_test(test_streams_same_odds),  cmocka_unit_test(test_draw_expectation_exact),
+        cmocka_unit_test(test_rollout_order_free), cmocka_unit_test(test_terms_mean_zero),
         cmocka_unit_test(test_aa_coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
