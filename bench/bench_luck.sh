@@ -5,11 +5,13 @@
 # stock=streams; then `arena luck` on both folders (timed) and bench/luck_stats.py: per
 # duplicate set, the mean difference strong - greedy per game with its 95% interval, raw and
 # luck-adjusted, the variances and their ratio. So three estimates on the same seeds: streams
-# off (deck, raw), streams on (raw), streams on + adjustment; plus deck + adjustment.
+# off (deck, raw), streams on (raw), streams on + adjustment; plus deck + adjustment; in gin
+# both with the cheap hand estimate and with the rollout estimate (32 playouts per card;
+# BENCH_LUCK_ROLLOUTS="8 32 128" measures several).
 # gin 2 seats, laws 3 seats (strong, greedy, a second greedy).
 #
 # usage: bench/bench_luck.sh [BUILD_DIR] [GIN_DEALS] [LAWS_DEALS] [SEED]
-#        defaults: build 150 30 91   (about 6 minutes on 2 busy cores)
+#        defaults: build 150 30 91   (about 6 minutes on 2 busy cores, plus 2-5 for the rollouts)
 # Needs python3. The value estimate is fixed in arena/tour/luck.c; its scales were fitted on
 # seed 7 (bench/README.md), never on the seed measured here.
 set -euo pipefail
@@ -52,5 +54,13 @@ wait
 for t in gin-deck gin-streams laws-deck laws-streams; do
     "$arena" luck "$work/$t" | head -1
     python3 "$root/bench/luck_stats.py" "$work/$t" strong greedy
+done
+# the rollout estimate (gin only; in the 13-card games it is the hand estimate), on the same
+# games: arena luck rewrites luck.jsonl, so after the hand estimate's figures
+for n in ${BENCH_LUCK_ROLLOUTS:-32}; do
+    for t in gin-deck gin-streams; do
+        "$arena" luck "$work/$t" --v rollout:$n | head -1
+        python3 "$root/bench/luck_stats.py" "$work/$t" strong greedy
+    done
 done
 echo "folders: $work"

@@ -42,6 +42,25 @@ print(f"  adjusted  {ci(adj)}  var {var(adj):.1f}  ratio {var(adj) / var(raw):.3
 print(f"  deal-only ratio {var([x - d for x, d in zip(raw, deal)]) / var(raw):.3f}, "
       f"draw-only ratio {var([x - d for x, d in zip(raw, draw)]) / var(raw):.3f}")
 print(f"  luck terms: deal {ci(deal)}, draw {ci(draw)}")
+# Where the raw variance is (issue 24's diagnosis): the per-set difference is the sum over hand
+# numbers of the rotations' hand-score differences; hands both rotations played (the same deal
+# under dealer=rotate) against hands only the longer game played.
+hs = {}
+for g in games:
+    names = g["names"]
+    if a in names and b in names:
+        i, j = names.index(a), names.index(b)
+        hs.setdefault(g["set"], []).append([h[i] - h[j] for h in g.get("hand_scores", [])])
+paired, unpaired, bonus = [], [], []
+for k, rs in hs.items():
+    m = min(len(r) for r in rs)
+    paired.append(sum(sum(r[:m]) for r in rs) / len(rs))
+    unpaired.append(sum(sum(r[m:]) for r in rs) / len(rs))
+    bonus.append(mean([x[0] for x in sets[k]]) - paired[-1] - unpaired[-1])
+if len(paired) > 1 and var(raw) > 0:
+    print(f"  share of the raw variance: hands both rotations played {var(paired) / var(raw):.2f}, "
+          f"hands only one played {var(unpaired) / var(raw):.2f}, bonuses (final total minus "
+          f"hands) {var(bonus) / var(raw):.2f}; the rest is their covariances")
 if "--theta" in sys.argv:
     l = [x - y for x, y in zip(raw, adj)]
     ml, mr = mean(l), mean(raw)

@@ -19,13 +19,14 @@
 
 void ar_luck_usage(FILE *out)
 {
-    fputs("usage: arena luck OUT [--v hand|const|noise] [--bootstrap N] [--quiet]\n"
+    fputs("usage: arena luck OUT [--v hand|rollout|const|noise] [--bootstrap N] [--quiet]\n"
           "  The luck-adjusted score of every game of the tournament or match folder OUT,\n"
           "  from its records (games.jsonl and records/): at every deal and every card drawn\n"
           "  from the stock, v(after) - E[v(after)] is taken off, with the arena's fixed\n"
           "  value estimate v (docs/luck.md). Writes OUT/luck.jsonl and prints the score\n"
           "  ratings on raw and on adjusted scores with their 95% intervals.\n"
-          "  --v NAME       the value estimate: hand (default), const (no adjustment),\n"
+          "  --v NAME       the value estimate: hand (default), rollout (gin: 32 playouts of\n"
+          "                 the hand per card; rollout:N for N), const (no adjustment),\n"
           "                 noise (a useless one: the means must not move)\n"
           "  --bootstrap N  replicates of the intervals (default 1000)\n"
           "  --quiet        write luck.jsonl, print nothing\n",
@@ -84,8 +85,10 @@ int ar_luck_main(int argc, char **argv)
     }
     int v = ar_luck_v_parse(vname);
     if (!dir || v < 0) {
-        fprintf(stderr, !dir ? "arena luck: give the tournament's folder\n"
-                             : "arena luck: --v: expected hand, const or noise\n");
+        fprintf(
+            stderr,
+            !dir ? "arena luck: give the tournament's folder\n"
+                 : "arena luck: --v: expected hand, rollout, rollout:N (1-4096), const or noise\n");
         ar_luck_usage(stderr);
         return AR_EXIT_USAGE;
     }

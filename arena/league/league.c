@@ -978,6 +978,24 @@ int ar_league_standings(const char *dir, int as_json, int all)
     if (hidden)
         printf("(%d retired version%s not shown: --all shows them; their games count)\n", hidden,
                hidden == 1 ? "" : "s");
+    /* the same score rating on luck-adjusted totals, as results.json has it (docs/luck.md) */
+    const char *sep = "luck-adjusted score [95%]:";
+    json_array_foreach(st, i, s)
+    {
+        const json_t *e =
+            json_array_get(ents, (size_t)json_integer_value(json_object_get(s, "entrant")));
+        const char *stat = json_string_value(json_object_get(e, "status"));
+        char sc[80];
+        if (!json_is_number(json_object_get(s, "luck_adjusted_score")) ||
+            (!all && stat && strcmp(stat, "retired") == 0))
+            continue;
+        fmt_ci(sc, sizeof sc, json_object_get(s, "luck_adjusted_score"),
+               json_object_get(s, "luck_adjusted_score_ci"), 1);
+        printf("%s %s %s", sep, json_string_value(json_object_get(s, "name")), sc);
+        sep = ",";
+    }
+    if (sep[0] == ',')
+        printf("\n");
     json_decref(r);
     return AR_EXIT_OK;
 }

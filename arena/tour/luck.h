@@ -20,13 +20,17 @@
 /* The value estimate. HAND: the arena's (docs/luck.md "The value estimate"); CONST: every
  * state is worth 0 (every term is 0: the adjusted score is the raw one); NOISE: a fixed
  * pseudo-random function of each seat's hand and the upcard (useless by design: for the tests
- * that a poor v leaves the mean where it was). */
-enum { AR_LUCK_V_HAND = 0, AR_LUCK_V_CONST, AR_LUCK_V_NOISE };
+ * that a poor v leaves the mean where it was); ROLLOUT: in gin, playouts of the rest of the hand
+ * by the arena's reference policy (docs/luck.md), elsewhere HAND. A v argument may carry the
+ * rollout's playouts per card in its bits 8 and up (ar_luck_v_parse's "rollout:N"); 0 there
+ * means the default, 32. */
+enum { AR_LUCK_V_HAND = 0, AR_LUCK_V_CONST, AR_LUCK_V_NOISE, AR_LUCK_V_ROLLOUT };
 /* Chance events. */
 enum { AR_LUCK_DEAL = 0, AR_LUCK_DRAW, AR_LUCK_TYPES };
 
 typedef struct ar_luck {
     int v;                                          /* AR_LUCK_V_* */
+    int rollouts;                                   /* AR_LUCK_V_ROLLOUT: playouts per card */
     int players;                                    /* seats */
     double luck[OKR_MAX_PLAYERS];                   /* sum of every term, per seat, points */
     double by_type[AR_LUCK_TYPES][OKR_MAX_PLAYERS]; /* the same by event type */
@@ -55,7 +59,8 @@ void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card);
 int ar_luck_record(FILE *f, const char *path, int v, ar_luck *L, int32_t *final_total,
                    int *completed, char *err, size_t cap);
 
-/* The v names for flags: "hand", "const", "noise"; -1 for another name. */
+/* The v names for flags: "hand", "const", "noise", "rollout", "rollout:N" (N playouts per
+ * card, 1-4096); -1 for another name. */
 int ar_luck_v_parse(const char *name);
 
 #endif

@@ -74,7 +74,8 @@ enum {
     K_PONDER,
     K_PACE,
     K_LUCK,
-    /* [league] only (league_only) */
+    K_SPRT_SCORE,
+    /* [league] only (league_only): keep these last, before NKEYS */
     K_TEST_SETS_PER_HOUR,
     K_UPLOAD_MAX_BYTES,
     K_UPLOAD_MAX_UNPACKED,
@@ -129,6 +130,7 @@ static const keydef keys[] = {
     {SEC_SPRT, "s1", K_S1},
     {SEC_SPRT, "alpha", K_ALPHA},
     {SEC_SPRT, "beta", K_BETA},
+    {SEC_SPRT, "score", K_SPRT_SCORE},
     {SEC_ENTRANT, "command", E_COMMAND},
     {SEC_ENTRANT, "profile", E_PROFILE},
     {SEC_ENTRANT, "memory_mb", E_MEMORY_MB},
@@ -140,7 +142,8 @@ enum { NKEYDEFS = (int)(sizeof keys / sizeof keys[0]) };
 static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
 static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
-static const char *const luck_names[] = {"on", "off", NULL};
+static const char *const luck_names[] = {"on", "off", "hand", "rollout", NULL};
+static const char *const sprt_score_names[] = {"raw", "luck-adjusted", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
@@ -961,7 +964,7 @@ static void resolve(resolver *r, ar_tour *t)
         t->pace_ms = (uint32_t)x;
 
     if (get_choice(r, &k[K_LUCK], "luck", luck_names, &c) > 0) /* docs/luck.md */
-        t->luck_off = c == 1;
+        t->luck_off = c == 1, t->luck_rollout = c == 3;
     if (get_choice(r, &k[K_ON_ERROR], "on_error", on_error_names, &c) > 0)
         t->on_error = c == 0 ? AR_ON_ERROR_FORFEIT : AR_ON_ERROR_SUBSTITUTE;
     if (get_choice(r, &k[K_SUBSTITUTE], "substitute", substitute_names, &c) > 0) {
@@ -984,11 +987,15 @@ static void resolve(resolver *r, ar_tour *t)
     int has1 = get_double(r, &k[K_S1], "s1", -INFINITY, INFINITY, 0, &t->sprt_s1);
     get_double(r, &k[K_ALPHA], "alpha", 0, 0.5, 1, &t->sprt_alpha);
     get_double(r, &k[K_BETA], "beta", 0, 0.5, 1, &t->sprt_beta);
+    if (get_choice(r, &k[K_SPRT_SCORE], "score", sprt_score_names, &c) > 0) /* docs/luck.md */
+        t->sprt_adjusted = c == 1;
     /* Blame [sprt]'s header, or the override that created the section. */
     const src_val *sprt_at = NULL;
     for (int i = K_S0; i <= K_BETA && s->sec_line[SEC_SPRT] <= 0; i++)
         if (k[i].value && !sprt_at)
             sprt_at = &k[i];
+    if (!sprt_at && s->sec_line[SEC_SPRT] <= 0 && k[K_SPRT_SCORE].value)
+        sprt_at = &k[K_SPRT_SCORE];
     if (s->sec_line[SEC_SPRT] || has0 || has1) {
         if (!k[K_S0].value || !k[K_S1].value)
             rerr(r, sprt_at, sec_line(r, SEC_SPRT), "[sprt] needs both s0 and s1");
@@ -997,6 +1004,8 @@ static void resolve(resolver *r, ar_tour *t)
         else if (has0 > 0 && has1 > 0)
             t->sprt = 1;
     }
+    if (t->sprt_adjusted && t->luck_off) /* nothing to test on */
+        rerr(r, &k[K_SPRT_SCORE], 0, "score: luck-adjusted needs the luck adjustment (luck = on)");
 
     resolve_entrants(r, t);
 

@@ -11,7 +11,8 @@
  *                           Decisions at least; 0: none)
  *   [errors]                on_error (forfeit | substitute), substitute, max_error_share
  *   [sandbox]               minimum (the weakest sandbox mode accepted), memory_mb
- *   [sprt]                  s0, s1 (points per game), alpha, beta      (gauntlet only)
+ *   [sprt]                  s0, s1 (points per game), alpha, beta, score (raw |
+ *                           luck-adjusted: the scores tested, docs/luck.md) (gauntlet only)
  *   [entrant NAME]          command, profile (auto | native | interpreted),
  *                           memory_mb, startup_ms, files (folders and files of its own, shown
  *                           to it in the jail)                (one section per entrant)
@@ -66,11 +67,13 @@ typedef struct ar_tour {
     int hands; /* > 0: a fixed number of hands per game (`hands = N`); 0: to the target */
     long long max_tables;
     uint64_t seed;
-    char *out;     /* output folder: `out =` relative to the .tour file's folder (as typed:
-                      "tournaments/demo-out"); without it results/<name> in the current one */
-    int jobs;      /* 0: number of online CPUs */
-    int bootstrap; /* replicates */
-    int luck_off;  /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
+    char *out;        /* output folder: `out =` relative to the .tour file's folder (as typed:
+                         "tournaments/demo-out"); without it results/<name> in the current one */
+    int jobs;         /* 0: number of online CPUs */
+    int bootstrap;    /* replicates */
+    int luck_off;     /* `luck = off`: no luck-adjusted scores (docs/luck.md); default on */
+    int luck_rollout; /* `luck = rollout`: the rollout value estimate in gin (on, hand: the cheap
+                         one) */
     ar_clocks clocks;
     int ponder;       /* ponder = on: bots run between their decisions (match.h) */
     uint32_t pace_ms; /* pace = MS (match.h); 0: none */
@@ -80,7 +83,8 @@ typedef struct ar_tour {
     char *sandbox_min; /* "full" | "no-cgroups" | "rootless" | "seccomp-only" | "off" */
     uint32_t memory_mb;
     double sprt_s0, sprt_s1, sprt_alpha, sprt_beta;
-    int sprt; /* 1: [sprt] gave s0 < s1 (gauntlet only); 0: no sequential test */
+    int sprt;          /* 1: [sprt] gave s0 < s1 (gauntlet only); 0: no sequential test */
+    int sprt_adjusted; /* [sprt] score = luck-adjusted: test the luck-adjusted totals */
     ar_tour_entrant *entrant;
     int nentrants;
     int league; /* read by ar_tour_load_league */

@@ -157,6 +157,8 @@ static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
     json_t *c = json_object();
     json_object_set_new(c, "name", json_string(t->name ? t->name : ""));
     json_object_set_new(c, "rules", json_string(t->rules.preset));
+    if (t->luck_rollout) /* only then: the configuration hash of other tournaments stays */
+        json_object_set_new(c, "luck", json_string("rollout"));
     json_object_set_new(c, "rules_text", json_string(t->rules_text ? t->rules_text : ""));
     json_object_set_new(c, "seats", json_integer(t->seats));
     json_object_set_new(c, "format", json_string(format_name(t->format)));
@@ -205,6 +207,8 @@ static json_t *config_json(const ar_tour *t, const ar_tour_run_opts *o)
         json_object_set_new(sp, "alpha", json_real(t->sprt_alpha));
         json_object_set_new(sp, "beta", json_real(t->sprt_beta));
         json_object_set_new(sp, "min_sets", json_integer(AR_TOUR_SPRT_MIN_SETS));
+        if (t->sprt_adjusted) /* only then: the configuration hash of every other gauntlet stays */
+            json_object_set_new(sp, "score", json_string("luck-adjusted"));
         json_object_set_new(c, "sprt", sp);
     }
     json_t *es = json_array();
@@ -235,7 +239,8 @@ static void config_hash(const json_t *config, char out[17])
  * take the same path, so they cannot disagree). */
 typedef struct tinfo {
     int n, k, format, challenger, baseline, bootstrap;
-    int sprt; /* a gauntlet with a sequential test */
+    int sprt;     /* a gauntlet with a sequential test */
+    int sprt_adj; /* ... on the luck-adjusted totals (docs/luck.md) */
     long long deals, max_tables;
     uint64_t seed;
     double s0, s1, alpha, beta;
@@ -294,6 +299,8 @@ static int tinfo_from(const json_t *c, tinfo *ti, char *err, size_t errcap)
     ti->max_error_share = json_is_number(mes) ? json_number_value(mes) : 0.5;
     const json_t *sp = json_object_get(c, "sprt");
     ti->sprt = ti->format == AR_FORMAT_GAUNTLET && json_is_object(sp);
+    const char *sc = json_string_value(json_object_get(sp, "score"));
+    ti->sprt_adj = ti->sprt && sc && strcmp(sc, "luck-adjusted") == 0;
     ti->s0 = json_number_value(json_object_get(sp, "s0"));
     ti->s1 = json_number_value(json_object_get(sp, "s1"));
     ti->alpha = json_number_value(json_object_get(sp, "alpha"));
@@ -511,16 +518,19 @@ static const char *journal_fate(void *ud, const ar_journal_drop *x)
 }
 
 /* The gauntlet's per-set paired difference: challenger minus baseline (or minus the mean of
- * the others without a baseline), points per game, over the set's games. */
+ * the others without a baseline), points per game, over the set's games. With [sprt] score =
+ * luck-adjusted, on the luck-adjusted totals (docs/luck.md); a game without them (its record
+ * could not be read back) counts its raw totals, which estimate the same mean. */
 static double set_diff(const tinfo *ti, const tgame *games, int k)
 {
     double sum = 0;
     for (int r = 0; r < k; r++) {
         const tgame *g = &games[r];
+        const double *t = ti->sprt_adj && g->has_adj ? g->adj : g->total;
         int cs = -1, bs = -1;
         double all = 0;
         for (int s = 0; s < k; s++) {
-            all += g->total[s];
+            all += t[s];
             if (g->entrant[s] == ti->challenger)
                 cs = s;
             if (g->entrant[s] == ti->baseline)
@@ -529,9 +539,9 @@ static double set_diff(const tinfo *ti, const tgame *games, int k)
         if (cs < 0)
             continue;
         if (bs >= 0)
-            sum += g->total[cs] - g->total[bs];
+            sum += t[cs] - t[bs];
         else
-            sum += g->total[cs] - (all - g->total[cs]) / (k - 1);
+            sum += t[cs] - (all - t[cs]) / (k - 1);
     }
     return sum / k;
 }
@@ -711,6 +721,7 @@ static int write_results(const outputs *out, const ar_journal_entry *e, long lon
         .games_scheduled = s->ngames,
         .sets = counted,
         .sprt = ti->sprt,
+        .sprt_adj = ti->sprt_adj,
         .challenger = ti->challenger,
         .baseline = ti->baseline,
         .decision = decision,
@@ -833,7 +844,10 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         json_array_append_new(se, jnum(rr.seat_effect[q], 3));
     json_object_set_new(doc, "seat_effects", se);
     if (have_adj) /* docs/luck.md: every entrant's luck_adjusted_score is this fit */
-        json_object_set_new(doc, "luck_adjusted", json_string("hand"));
+        json_object_set_new(doc, "luck_adjusted",
+                            json_string(json_is_string(json_object_get(ti->config, "luck"))
+                                            ? json_string_value(json_object_get(ti->config, "luck"))
+                                            : "hand"));
     json_t *st = json_array();
     for (int r = 0; r < n; r++) {
         int i = rr.order[r];
@@ -926,6 +940,25 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
     json_object_set_new(ct, "diff_lo", mlo);
     json_object_set_new(ct, "diff_hi", mhi);
     json_object_set_new(ct, "ahead", ma);
+    if (have_adj) { /* the same head-to-head differences on luck-adjusted totals (docs/luck.md) */
+        json_t *ad = json_array(), *al = json_array(), *ah = json_array();
+        for (int r = 0; r < n; r++) {
+            int i = rr.order[r];
+            json_t *rd = json_array(), *rl = json_array(), *rh = json_array();
+            for (int c = 0; c < n; c++) {
+                const ar_rank_pair *p = &radj.pair[i * n + rr.order[c]];
+                json_array_append_new(rd, jnum(p->diff, 3));
+                json_array_append_new(rl, jnum(p->diff_lo, 3));
+                json_array_append_new(rh, jnum(p->diff_hi, 3));
+            }
+            json_array_append_new(ad, rd);
+            json_array_append_new(al, rl);
+            json_array_append_new(ah, rh);
+        }
+        json_object_set_new(ct, "luck_adjusted_diff", ad);
+        json_object_set_new(ct, "luck_adjusted_diff_lo", al);
+        json_object_set_new(ct, "luck_adjusted_diff_hi", ah);
+    }
     json_object_set_new(doc, "cross_table", ct);
     double lo = 0, hi = 0;
     if (ti->sprt) {
@@ -941,6 +974,7 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         json_object_set_new(sp, "lower", jnum(lo, 4));
         json_object_set_new(sp, "upper", jnum(hi, 4));
         json_object_set_new(sp, "llr", jnum(llr, 4));
+        json_object_set_new(sp, "score", json_string(ti->sprt_adj ? "luck-adjusted" : "raw"));
         json_object_set_new(sp, "sets", json_integer(counted));
         json_object_set_new(sp, "decision",
                             json_string(decision > 0   ? "H1"
@@ -1115,9 +1149,9 @@ int ar_tour_results_write(const ar_tour_results_in *ti, const ar_journal_entry *
         if (!rr.connected)
             printf("; WARNING: the entrants do not all meet (not connected)");
         if (ti->sprt)
-            printf("; SPRT %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
-                   ti->names[ti->challenger], ti->baseline >= 0 ? ti->names[ti->baseline] : "field",
-                   llr, lo, hi, counted,
+            printf("; SPRT%s %s vs %s: LLR %.2f in (%.2f, %.2f) after %lld sets: %s",
+                   ti->sprt_adj ? " (luck-adjusted)" : "", ti->names[ti->challenger],
+                   ti->baseline >= 0 ? ti->names[ti->baseline] : "field", llr, lo, hi, counted,
                    decision > 0   ? "H1 accepted (challenger better)"
                    : decision < 0 ? "H0 accepted (not better)"
                                   : "no decision");
@@ -1367,7 +1401,8 @@ static int send_line(wctx *w, char tag, const char *text)
 /* luck_adjusted (docs/luck.md): each seat's counted total minus its luck, summed from the
  * game's record with the arena's value estimate. Off the bots' clocks: the game is over and
  * its record closed. Left out (and so the adjusted ratings too) if the record cannot be read. */
-static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_game_outcome *o)
+static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_game_outcome *o,
+                     int v)
 {
     char *path = path_in(out_dir ? out_dir : ".", rec);
     FILE *f = fopen(path, "r");
@@ -1375,7 +1410,7 @@ static void add_luck(json_t *j, const char *out_dir, const char *rec, const ar_g
     int32_t tot[OKR_MAX_PLAYERS];
     int completed = 0;
     char err[256];
-    if (f && ar_luck_record(f, path, AR_LUCK_V_HAND, &L, tot, &completed, err, sizeof err) == 0 &&
+    if (f && ar_luck_record(f, path, v, &L, tot, &completed, err, sizeof err) == 0 &&
         L.players == o->players) {
         json_t *a = json_array();
         for (int s = 0; s < o->players; s++)
@@ -1468,7 +1503,8 @@ static void w_on_game(const ar_game_outcome *o, void *ud)
         snprintf(rec, sizeof rec, "records/%s.jsonl", o->game_id);
         json_object_set_new(j, "record", json_string(rec));
         if (!w->job->t->luck_off) /* docs/luck.md: from the closed record, after the game */
-            add_luck(j, w->out_dir, rec, o);
+            add_luck(j, w->out_dir, rec, o,
+                     w->job->t->luck_rollout ? AR_LUCK_V_ROLLOUT : AR_LUCK_V_HAND);
     }
     char *text = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(j);

@@ -136,6 +136,7 @@ typedef struct ar_tour_results_in {
     long long sets; /* the sets counted: the games given are theirs, in order */
     /* a gauntlet's sequential test (sprt 0: none) */
     int sprt, challenger, baseline, decision;
+    int sprt_adj; /* the SPRT tested luck-adjusted totals ([sprt] score, docs/luck.md) */
     double s0, s1, alpha, beta, llr;
 } ar_tour_results_in;
 

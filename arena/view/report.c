@@ -47,6 +47,7 @@ typedef struct entrant {
     int index; /* entrant index in the folder's numbering */
     int rank;
     double score, score_lo, score_hi; /* NAN: none */
+    double adj, adj_lo, adj_hi;       /* the score fitted on luck-adjusted totals (docs/luck.md) */
     double elo, elo_lo, elo_hi;
     int rank_lo, rank_hi; /* 0: none */
     double p_next;        /* NAN: none */
@@ -69,6 +70,7 @@ typedef struct rep {
     int tournament; /* 0: a match folder */
     const char *name, *rules, *format;
     int seats;
+    int has_adj; /* results.json has luck-adjusted ratings (docs/luck.md) */
     long long sets, sets_scheduled, games, games_scheduled;
     int complete, connected;
     double rho; /* NAN: none */
@@ -415,6 +417,7 @@ static int read_tournament(rep *r)
     r->rho = num(json_object_get(j, "rho"));
     r->cross = json_object_get(j, "cross_table");
     r->sprt = json_object_get(j, "sprt");
+    r->has_adj = json_is_string(json_object_get(j, "luck_adjusted"));
     json_t *st = json_object_get(j, "standings");
     if (!json_is_array(st))
         return fail(r, "%s/results.json: no standings", r->dir);
@@ -428,6 +431,8 @@ static int read_tournament(rep *r)
         e->rank = (int)json_integer_value(json_object_get(s, "rank"));
         e->score = num(json_object_get(s, "score"));
         ci(json_object_get(s, "score_ci"), &e->score_lo, &e->score_hi);
+        e->adj = num(json_object_get(s, "luck_adjusted_score"));
+        ci(json_object_get(s, "luck_adjusted_score_ci"), &e->adj_lo, &e->adj_hi);
         e->elo = num(json_object_get(s, "elo"));
         ci(json_object_get(s, "elo_ci"), &e->elo_lo, &e->elo_hi);
         e->rank_lo = (int)json_integer_value(json_array_get(json_object_get(s, "rank_ci"), 0));
@@ -661,6 +666,15 @@ static void block(const rep *r, FILE *out, int md)
         sprt_text(r, b, sizeof b);
         fprintf(out, "%s%-8s | %s%s\n", pre, "SPRT", b, post);
     }
+    if (r->has_adj) { /* the score rating fitted on luck-adjusted totals (docs/luck.md) */
+        fprintf(out, "%s%-8s | luck-adjusted score (pts/game, 95%%):", pre, "Luck");
+        for (int i = 0; i < r->n; i++) {
+            char a[128];
+            fci(a, sizeof a, r->e[i].adj, r->e[i].adj_lo, r->e[i].adj_hi, ST_SCORE, 1);
+            fprintf(out, "%s %s %s", i ? "," : "", r->e[i].name, a);
+        }
+        fprintf(out, "%s\n", post);
+    }
     if (!r->connected)
         fprintf(out, "%s%-8s | not connected: some ratings are not on one scale%s\n", pre,
                 "Warning", post);
@@ -747,6 +761,10 @@ static json_t *model_json(const rep *r)
                           jnum(e->p_next), "games", e->games, "sets", e->sets, "wins", e->wins));
         json_object_set(json_array_get(st, json_array_size(st) - 1), "rank_p",
                         e->rank_p_json ? e->rank_p_json : json_null());
+        if (r->has_adj) /* docs/luck.md */
+            json_object_set_new(json_array_get(st, json_array_size(st) - 1), "luck_adjusted_score",
+                                json_pack("{s:o,s:[oo]}", "score", jnum(e->adj), "ci",
+                                          jnum(e->adj_lo), jnum(e->adj_hi)));
         char mk[200];
         av_marks_text(&e->marks, 0, mk, sizeof mk);
         json_object_set_new(json_array_get(st, json_array_size(st) - 1), "marks",
@@ -916,6 +934,14 @@ static void td_num(FILE *out, double v, int stored, int decimals, int sign)
 #define TH_SCORE_CI                                                                                \
     "<th class=\"help\" title=\"the score's 95% interval against the field (whole duplicate sets " \
     "resampled)\">score 95% CI</th>"
+#define TH_ADJ                                                                                     \
+    "<th class=\"help\" title=\"the score rating fitted the same way on luck-adjusted totals: "    \
+    "each game's final total minus what its chance events were worth by the arena's fixed value "  \
+    "estimate (docs/luck.md); the same quantity, usually a narrower interval\">luck-adjusted "     \
+    "(pts/game vs average)</th>"
+#define TH_ADJ_CI                                                                                  \
+    "<th class=\"help\" title=\"the luck-adjusted score's 95% interval against the field "         \
+    "(whole duplicate sets resampled)\">luck-adjusted 95% CI</th>"
 #define TH_ELO                                                                                     \
     "<th class=\"help\" title=\"how often it finishes ahead of the others, on the Elo scale (0: "  \
     "an average entrant)\">win-Elo</th>"
@@ -936,7 +962,11 @@ static void standings_html(FILE *out, const rep *r)
           "hover; <a href=\"#howto\">how to read this</a> says more.</p></details>\n",
           out);
     fputs("<table id=\"t-standings\"><thead><tr><th>rank</th>"
-          "<th class=\"l\">entrant</th>" TH_SCORE TH_SCORE_CI TH_ELO TH_ELO_CI
+          "<th class=\"l\">entrant</th>" TH_SCORE TH_SCORE_CI,
+          out);
+    if (r->has_adj)
+        fputs(TH_ADJ TH_ADJ_CI, out);
+    fputs(TH_ELO TH_ELO_CI
           "<th>rank CI</th><th>p&gt;next</th><th>games</th><th>sets</th>"
           "<th>wins</th><th>mean place</th><th class=\"l\">marks</th></tr></thead><tbody>\n",
           out);
@@ -955,6 +985,13 @@ static void standings_html(FILE *out, const rep *r)
         fnum(y, sizeof y, e->score_hi, ST_SCORE, 1, 1);
         snprintf(b, sizeof b, isnan(e->score_lo) ? "-" : "[%s, %s]", x, y);
         fprintf(out, "<td>%s</td>", b);
+        if (r->has_adj) {
+            td_num(out, e->adj, ST_SCORE, 1, 1);
+            fnum(x, sizeof x, e->adj_lo, ST_SCORE, 1, 1);
+            fnum(y, sizeof y, e->adj_hi, ST_SCORE, 1, 1);
+            snprintf(b, sizeof b, isnan(e->adj_lo) ? "-" : "[%s, %s]", x, y);
+            fprintf(out, "<td class=\"adj\">%s</td>", b);
+        }
         td_num(out, e->elo, ST_ELO, 0, 1);
         fnum(x, sizeof x, e->elo_lo, ST_ELO, 0, 1);
         fnum(y, sizeof y, e->elo_hi, ST_ELO, 0, 1);
@@ -1127,7 +1164,8 @@ static void cross_html(FILE *out, const rep *r)
     }
     fputs("</tbody></table>\n<h2 id=\"crosstable\">Crosstable</h2>\n<p class=\"meta\">Mean of the "
           "row's total minus the column's per shared game (points), its 95% interval over the "
-          "sets they shared, and the games shared.</p>\n",
+          "sets they shared, the same on luck-adjusted totals when the run has them (the cards' "
+          "luck taken out, docs/luck.md), and the games shared.</p>\n",
           out);
     matrix_head(out, order, "t-cross");
     for (size_t i = 0; i < n; i++) {
@@ -1152,6 +1190,22 @@ static void cross_html(FILE *out, const rep *r)
             fprintf(out, "<td%s>%s", sure ? " class=\"verdict\"" : "", dt);
             if (!isnan(lo))
                 fprintf(out, "<br><small>[%s, %s]</small>", lt, ht);
+            /* the same difference on luck-adjusted totals (docs/luck.md), when there are any */
+            json_t *ad = json_object_get(x, "luck_adjusted_diff");
+            double a = num(json_array_get(json_array_get(ad, i), c));
+            if (!isnan(a)) {
+                double alo = num(json_array_get(
+                    json_array_get(json_object_get(x, "luck_adjusted_diff_lo"), i), c));
+                double ahi = num(json_array_get(
+                    json_array_get(json_object_get(x, "luck_adjusted_diff_hi"), i), c));
+                fnum(dt, sizeof dt, a, ST_SCORE, 1, 1);
+                fnum(lt, sizeof lt, alo, ST_SCORE, 0, 1);
+                fnum(ht, sizeof ht, ahi, ST_SCORE, 0, 1);
+                fprintf(out, "<br><small class=\"adj\">luck-adjusted %s", dt);
+                if (!isnan(alo))
+                    fprintf(out, " [%s, %s]", lt, ht);
+                fputs("</small>", out);
+            }
             fprintf(out, "<br><small>%lld games</small></td>", g);
         }
         fputs("</tr>\n", out);

@@ -46,6 +46,20 @@ check "luck = off: no column" bash -c "! grep -q 'luck-adjusted' '$TMP/off.txt'"
 check "records play stock=streams" \
     test "$(grep -l '"options":"[^"]* stock=streams' "$TMP"/on/records/*.jsonl | wc -l)" -eq 8
 
+"$ARENA" report "$TMP/on" > "$TMP/on.report" 2>&1
+check "arena report (text): a Luck line with every entrant's adjusted score and interval" \
+    python3 - "$TMP/on" "$TMP/on.report" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1] + "/results.json"))
+line = [l for l in open(sys.argv[2]) if l.startswith("Luck ")]
+assert len(line) == 1, line
+for e in r["standings"]:
+    lo, hi = e["luck_adjusted_score_ci"]
+    want = "%s %+.1f [%+.1f, %+.1f]" % (e["name"], e["luck_adjusted_score"], lo, hi)
+    assert want in line[0], (want, line[0])
+PY
+"$ARENA" report "$TMP/off" > "$TMP/off.report" 2>&1
+check "arena report, luck = off: no Luck line" bash -c "! grep -q '^Luck ' '$TMP/off.report'"
 "$ARENA" luck "$TMP/on" > "$TMP/luck.txt" 2>&1
 check "arena luck: exit 0" test $? -eq 0
 check "arena luck: the same numbers as the tournament" python3 - "$TMP/on" <<'PY'
@@ -67,6 +81,85 @@ g = {x["game"]: x for x in map(json.loads, open(d + "/games.jsonl"))}
 for x in map(json.loads, open(d + "/luck.jsonl")):
     assert x["luck_adjusted"] == g[x["game"]]["final_total"], x
 PY
+# luck = rollout: the rollout estimate (gin), named in results.json, the numbers `arena luck
+# --v rollout` gives from the records
+mk roll "luck = rollout"
+sed -i 's/^deals = 4$/deals = 2/' "$TMP/roll.tour"
+"$ARENA" tournament "$TMP/roll.tour" --out "$TMP/roll" --jobs 1 --no-progress > "$TMP/roll.txt" 2>&1
+check "luck = rollout: exit 0" test $? -eq 0
+"$ARENA" luck "$TMP/roll" --v rollout --quiet > /dev/null 2>&1
+check "luck = rollout: results.json names it; arena luck --v rollout gives the same numbers, not the hand estimate's" \
+    python3 - "$TMP/roll" "$TMP/on" <<'PY'
+import json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/results.json"))
+assert r["luck_adjusted"] == "rollout", r.get("luck_adjusted")
+g = {x["game"]: x for x in map(json.loads, open(d + "/games.jsonl"))}
+h = {x["game"]: x for x in map(json.loads, open(sys.argv[2] + "/games.jsonl"))}
+assert len(g) == 4
+for x in map(json.loads, open(d + "/luck.jsonl")):
+    assert all(abs(a - b) < 0.01 for a, b in zip(x["luck_adjusted"], g[x["game"]]["luck_adjusted"])), x
+# the same deals (seed 3) as the hand estimate's tournament: the adjusted totals differ
+assert any(g[i]["final_total"] == h[i]["final_total"] and g[i]["luck_adjusted"] != h[i]["luck_adjusted"] for i in g)
+PY
 "$ARENA" luck "$TMP/nowhere" > /dev/null 2>&1
 check "arena luck: a folder without games.jsonl is an error" test $? -eq 1
+# SPRT on luck-adjusted totals ([sprt] score = luck-adjusted): the LLR is the one of the
+# adjusted per-set differences (ar_sprt_llr: n/2 log(sum (x-s0)^2 / sum (x-s1)^2)), not of
+# the raw ones; results.json and the table say which scores were tested
+for sc in luck-adjusted raw; do
+    cat > "$TMP/g-$sc.tour" <<T
+[tournament]
+name = g-$sc
+rules = gin
+seats = 2
+format = gauntlet
+challenger = greedy
+baseline = random
+deals = 12
+seed = 5
+bootstrap = 50
+[clocks]
+decision_ms = 200
+hard_ms = 2000
+[sprt]
+s0 = 0
+s1 = 20
+score = $sc
+[entrant greedy]
+command = $BOTS/greedy_bot
+[entrant random]
+command = $BOTS/random_bot
+T
+    "$ARENA" tournament "$TMP/g-$sc.tour" --out "$TMP/g-$sc" --jobs 1 --no-progress > "$TMP/g-$sc.txt" 2> "$TMP/g-$sc.err"
+    check "gauntlet, score = $sc: exit 0" test $? -eq 0
+done
+sprt_llr() { # DIR FIELD: the LLR of the counted sets' differences on FIELD
+    python3 - "$1" "$2" <<'PY'
+import json, math, sys
+d, field = sys.argv[1], sys.argv[2]
+r = json.load(open(d + "/results.json"))
+sp = r["sprt"]
+sets = {}
+for x in map(json.loads, open(d + "/games.jsonl")):
+    t, n = x[field], x["names"]
+    sets.setdefault(x["set"], []).append(t[n.index("greedy")] - t[n.index("random")])
+xs = [sum(v) / len(v) for k, v in sorted(sets.items())][: sp["sets"]]
+r0 = sum((v - sp["s0"]) ** 2 for v in xs)
+r1 = sum((v - sp["s1"]) ** 2 for v in xs)
+print(0.5 * len(xs) * math.log(r0 / r1))
+PY
+}
+check "SPRT score = luck-adjusted: the LLR of the adjusted differences" py "$TMP/g-luck-adjusted" \
+    "r['sprt']['score'] == 'luck-adjusted'" \
+    "abs(r['sprt']['llr'] - $(sprt_llr "$TMP/g-luck-adjusted" luck_adjusted)) < 1e-3" \
+    "abs(r['sprt']['llr'] - $(sprt_llr "$TMP/g-luck-adjusted" final_total)) > 1e-3"
+check "SPRT score = raw: the LLR of the raw differences" py "$TMP/g-raw" \
+    "r['sprt']['score'] == 'raw'" \
+    "abs(r['sprt']['llr'] - $(sprt_llr "$TMP/g-raw" final_total)) < 1e-3"
+check "the table says the SPRT was on luck-adjusted scores" grep -q "SPRT (luck-adjusted)" "$TMP/g-luck-adjusted.txt"
+sed 's/^bootstrap = 50$/bootstrap = 50\nluck = off/' "$TMP/g-luck-adjusted.tour" > "$TMP/g-off.tour"
+"$ARENA" tournament "$TMP/g-off.tour" --out "$TMP/g-off" --quiet > /dev/null 2> "$TMP/g-off.err"
+check "score = luck-adjusted with luck = off: refused, naming the line" \
+    grep -q "g-off.tour:18: score: luck-adjusted needs" "$TMP/g-off.err"
 finish

@@ -151,17 +151,29 @@ static void play_hand(const okr_rules *r, int players, uint64_t seed, uint64_t p
         score[s] = g.last.score[s];
 }
 
-/* Mean zero within 4 standard errors, per event type, preset, stock option and v. */
+/* Hands for the rollout estimate's tests: OKR_LUCK_ROLLOUT_HANDS, else 100 (30 under the
+ * sanitizers); its playouts per card, ROLLOUT_N, few: unbiasedness holds for any number. */
+static int rollout_hands(void)
+{
+    const char *e = getenv("OKR_LUCK_ROLLOUT_HANDS");
+    return e && atoi(e) > 0 ? atoi(e) : light() ? 30 : 100;
+}
+#define ROLLOUT_V (AR_LUCK_V_ROLLOUT | (4 << 8)) /* rollout:4 */
+
+/* Mean zero within 4 standard errors, per event type, preset, stock option and v (the
+ * rollout estimate in gin, where it is used; elsewhere it is the hand estimate). */
 static void test_terms_mean_zero(void **state)
 {
     (void)state;
     const char *pre[] = {"gin", "laws", "german", "arlington", "parlett"};
     const int pl[] = {2, 3, 4, 3, 3};
-    const int vs[] = {AR_LUCK_V_HAND, AR_LUCK_V_NOISE, AR_LUCK_V_CONST};
-    int hands = light() ? 60 : 400;
+    const int vs[] = {AR_LUCK_V_HAND, AR_LUCK_V_NOISE, AR_LUCK_V_CONST, ROLLOUT_V};
     for (int p = 0; p < 5; p++)
         for (int streams = 0; streams < 2; streams++)
-            for (int vi = 0; vi < 3; vi++) {
+            for (int vi = 0; vi < 4; vi++) {
+                if (vs[vi] == ROLLOUT_V && p > 0)
+                    continue;
+                int hands = vs[vi] == ROLLOUT_V ? rollout_hands() : light() ? 60 : 400;
                 okr_rules r = rules_of(pre[p], streams ? "stock=streams" : "stock=deck");
                 stats st;
                 memset(&st, 0, sizeof st);
@@ -199,12 +211,15 @@ static void test_draw_expectation_exact(void **state)
             okr_rules r = rules_of(pre[p], "stock=streams");
             okr_game g;
             assert_int_equal(okr_game_init(&g, &r, pl[p], seed, NULL, 0, NULL), OKR_OK);
-            for (int v = 0; v < 2; v++) { /* AR_LUCK_V_HAND, AR_LUCK_V_NOISE */
+            const int vs[] = {AR_LUCK_V_HAND, AR_LUCK_V_NOISE, ROLLOUT_V};
+            for (int v = 0; v < 3; v++) {
+                if (v == 2 && (p > 0 || seed > 3))
+                    continue; /* the rollout estimate: gin, a few deals (it is slower) */
                 for (int seat = 0; seat < pl[p]; seat++) {
                     double total[OKR_MAX_PLAYERS] = {0};
                     for (int i = 0; i < g.stock_n; i++) {
                         ar_luck L;
-                        ar_luck_init(&L, v == 0 ? AR_LUCK_V_HAND : AR_LUCK_V_NOISE, pl[p]);
+                        ar_luck_init(&L, vs[v], pl[p]);
                         ar_luck_draw(&L, &g, seat, g.stock[i]);
                         for (int s = 0; s < pl[p]; s++)
                             total[s] += L.luck[s];
@@ -283,12 +298,65 @@ static void test_streams_same_odds(void **state)
     }
 }
 
+/* The rollout estimate may look at the full state but not at the stock's order (the draw's
+ * expectation averages over it): the same hands and stock cards in another order give the
+ * same term, the same state twice gives the same term, and the estimate does move with the
+ * card drawn (it is not the constant). At a deal, swapping the hands negates it. */
+static void test_rollout_order_free(void **state)
+{
+    (void)state;
+    okr_rules r = rules_of("gin", "stock=deck");
+    int moved = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        okr_game g;
+        assert_int_equal(okr_game_init(&g, &r, 2, seed, NULL, 0, NULL), OKR_OK);
+        okr_game rev = g;
+        for (int i = 0; i < g.stock_n; i++)
+            rev.stock[i] = g.stock[g.stock_n - 1 - i];
+        for (int i = 0; i < g.stock_n; i += 5) {
+            ar_luck a, b, c;
+            ar_luck_init(&a, ROLLOUT_V, 2);
+            ar_luck_init(&b, ROLLOUT_V, 2);
+            ar_luck_init(&c, ROLLOUT_V, 2);
+            ar_luck_draw(&a, &g, 0, g.stock[i]);
+            ar_luck_draw(&b, &rev, 0, g.stock[i]);
+            ar_luck_draw(&c, &g, 0, g.stock[i]);
+            assert_true(a.luck[0] == b.luck[0] && a.luck[1] == b.luck[1]);
+            assert_true(a.luck[0] == c.luck[0]);
+            assert_true(fabs(a.luck[0] + a.luck[1]) < 1e-9); /* seat-relative: sums to 0 */
+            moved += a.luck[0] != 0;
+        }
+    }
+    assert_true(moved > 10);
+    /* the deal's term: the same with the stock reordered; negated with the hands swapped
+     * (what makes its expectation over deals exactly 0) */
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        okr_game g;
+        assert_int_equal(okr_game_init(&g, &r, 2, seed, NULL, 0, NULL), OKR_OK);
+        okr_game sw = g, rev = g;
+        memcpy(sw.hand[0], g.hand[1], OKR_KINDS);
+        memcpy(sw.hand[1], g.hand[0], OKR_KINDS);
+        for (int i = 0; i < g.stock_n; i++)
+            rev.stock[i] = g.stock[g.stock_n - 1 - i];
+        ar_luck a, b, c;
+        ar_luck_init(&a, ROLLOUT_V, 2);
+        ar_luck_init(&b, ROLLOUT_V, 2);
+        ar_luck_init(&c, ROLLOUT_V, 2);
+        ar_luck_deal(&a, &g);
+        ar_luck_deal(&b, &sw);
+        ar_luck_deal(&c, &rev);
+        assert_true(a.luck[0] == -b.luck[0] && a.luck[0] == -a.luck[1]);
+        assert_true(a.luck[0] == c.luck[0]);
+        moved += a.luck[0] != 0;
+    }
+    assert_true(moved > 12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_streams_same_odds),
-        cmocka_unit_test(test_draw_expectation_exact),
-        cmocka_unit_test(test_terms_mean_zero),
+        cmocka_unit_test(test_streams_same_odds),  cmocka_unit_test(test_draw_expectation_exact),
+        cmocka_unit_test(test_rollout_order_free), cmocka_unit_test(test_terms_mean_zero),
         cmocka_unit_test(test_aa_coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -208,7 +208,16 @@ if (cfg.marks) {
   await mp.goto('file://' + path.resolve(cfg.marks));
   const mres = JSON.parse(fs.readFileSync(cfg.marks_results, 'utf8'));
   const shownRows = await mp.$$eval('#t-standings tbody tr', (rs) => rs.map((r) => ({
-    name: r.cells[1].textContent, score: r.cells[2].textContent, marks: r.cells[12].textContent })));
+    name: r.cells[1].textContent, score: r.cells[2].textContent, marks: r.cells[r.cells.length - 1].textContent,
+    adj: r.cells[4].textContent })));
+  // luck-adjusted scores (docs/luck.md): their two columns, headed and titled, after the score's interval
+  if (mres.luck_adjusted) {
+    const heads = await mp.$$eval('#t-standings thead th', (hs) => hs.map((h) => [h.textContent, h.title]));
+    check('the standings head a luck-adjusted column with its meaning: ' + JSON.stringify(heads[4]),
+      heads[4][0] === 'luck-adjusted (pts/game vs average)' && heads[4][1].length > 20 && heads[5][0] === 'luck-adjusted 95% CI');
+    check('the luck-adjusted column shows results.json\'s: ' + JSON.stringify(shownRows.map((r) => r.adj)),
+      shownRows.every((r, i) => Math.abs(parseFloat(r.adj) - mres.standings[i].luck_adjusted_score) < 0.051));
+  }
   const want = mres.standings.map((s) => {
     const m = [];
     if (s.never_played) m.push('never played');

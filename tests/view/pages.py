@@ -323,6 +323,15 @@ def cmd_report(d, page, jpath):
                 "[%s, %s]" % tuple(as_shown(x, 3, 1) for x in s["score_ci"]),
                 as_shown(s["elo"], 1, 0), str(s["games"]), str(s["sets"]), str(s["wins"]),
                 ", ".join(marks_of(s, sub[s["name"]])) or "-"]
+        # with luck-adjusted ratings (docs/luck.md) two columns follow the score's interval
+        if "luck_adjusted" in r:
+            adj = [as_shown(s["luck_adjusted_score"], 3, 1),
+                   "[%s, %s]" % tuple(as_shown(x, 3, 1) for x in s["luck_adjusted_score_ci"])]
+            if row[4:6] != adj:
+                bad("standings row %s: luck-adjusted %s, results.json %s" % (s["name"], row[4:6], adj))
+            row = row[:4] + row[6:]
+        elif "luck-adjusted" in "".join(t["t-standings"][0]):
+            bad("standings: a luck-adjusted column without luck-adjusted ratings in results.json")
         got = [row[0], row[1], row[2], row[3], row[4], row[8], row[9], row[10], row[12]]
         if got != want:
             bad("standings row %s: %s, results.json %s" % (s["name"], got, want))
@@ -352,6 +361,8 @@ def cmd_report(d, page, jpath):
             bad("rank probabilities of %s: %s percent for %r" % (s["name"], shown, want))
         if any(row[k] for k in range(1, n + 1) if k not in want or want[k] == 0):
             bad("rank probabilities of %s: a cell for a rank never reached: %s" % (s["name"], row))
+    if "luck_adjusted" in r and [(x["luck_adjusted_score"]["score"], x["luck_adjusted_score"]["ci"]) for x in rep["standings"]] != [(x["luck_adjusted_score"], x["luck_adjusted_score_ci"]) for x in st]:
+        bad("report json: the luck-adjusted scores differ from results.json")
     if [x.get("rank_p") for x in rep["standings"]] != [x["rank_p"] for x in st]:
         bad("report json: rank_p differs from results.json")
     order = r["cross_table"]["order"]
@@ -370,6 +381,12 @@ def cmd_report(d, page, jpath):
                     bad("crosstable %d,%d: %r, results.json has none" % (i, j, cell))
             elif not cell.startswith(as_shown(diff, 3, 1)) or not cell.endswith("%d games" % games):
                 bad("crosstable %d,%d: %r, results.json %+.1f over %d games" % (i, j, cell, diff, games))
+            # the luck-adjusted difference (docs/luck.md), when results.json has it
+            adj = r["cross_table"].get("luck_adjusted_diff")
+            if diff is not None and (adj is not None) != ("luck-adjusted" in cell):
+                bad("crosstable %d,%d: %r, results.json's luck-adjusted difference %r" % (i, j, cell, adj and adj[i][j]))
+            if diff is not None and adj is not None and adj[i][j] is not None and "luck-adjusted " + as_shown(adj[i][j], 3, 1) not in cell:
+                bad("crosstable %d,%d: %r, results.json's luck-adjusted %+.1f" % (i, j, cell, adj[i][j]))
     for i, x in enumerate(body("t-ahead")):
         for j, cell in enumerate(x[1:]):
             a = r["cross_table"]["ahead"][i][j]
