@@ -40,7 +40,7 @@ int ar_league_main(int argc, char **argv);
 void ar_league_usage(FILE *out);
 
 /* `arena replay ... --html` (cli_view.c), and the record of a game in a match's folder
- * (cli_replay.c): DIR/records/ID.jsonl, or the K-th game of DIR/games.jsonl (malloc'd; NULL
+ * (cli_view.c too): DIR/records/ID.jsonl, or the K-th game of DIR/games.jsonl (malloc'd; NULL
  * after printing why). */
 int ar_replay_html_main(int argc, char **argv);
 void ar_replay_html_usage(FILE *out);

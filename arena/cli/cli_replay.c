@@ -1,7 +1,6 @@
 /* cli_replay.c - `arena replay`: replay a game record (DIR/records/<id>.jsonl) with the engine,
  * print it, optionally as one seat saw it, and verify that every hand's scores, the final
  * totals and the final digest match the record. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,52 +295,6 @@ static int run(replay *r, FILE *f, const char *path)
     }
     free(rd);
     return rc;
-}
-
-/* DIR + --game: the record's path (malloc'd), or NULL after printing why. */
-char *ar_replay_find_record(const char *dir, const char *game)
-{
-    size_t n = strlen(dir) + strlen(game) + 64;
-    char *path = ar_xmalloc(n);
-    int numeric = game[0] != '\0';
-    for (const char *p = game; *p; p++)
-        if (!isdigit((unsigned char)*p))
-            numeric = 0;
-    if (!numeric) {
-        snprintf(path, n, "%s/records/%s.jsonl", dir, game);
-        return path;
-    }
-    long long k = strtoll(game, NULL, 10);
-    snprintf(path, n, "%s/games.jsonl", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "arena replay: %s: %s\n", path, strerror(errno));
-        free(path);
-        return NULL;
-    }
-    char *buf = NULL, *found = NULL;
-    size_t cap = 0;
-    for (long long i = 0; getline(&buf, &cap, f) >= 0; i++) {
-        if (i != k)
-            continue;
-        json_t *j = json_loads(buf, 0, NULL);
-        const char *rec = j ? json_string_value(json_object_get(j, "record")) : NULL;
-        if (rec) {
-            size_t m = strlen(dir) + strlen(rec) + 2;
-            found = ar_xmalloc(m);
-            snprintf(found, m, "%s/%s", dir, rec);
-        } else {
-            fprintf(stderr, "arena replay: game %lld was not played (no record)\n", k);
-        }
-        json_decref(j);
-        break;
-    }
-    fclose(f);
-    free(buf);
-    if (!found)
-        fprintf(stderr, "arena replay: no game %lld in %s\n", k, path);
-    free(path);
-    return found;
 }
 
 int ar_replay_main(int argc, char **argv)

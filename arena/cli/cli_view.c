@@ -1,5 +1,6 @@
 /* cli_view.c - the command lines of the pages: `arena replay ... --html` and `arena report`.
  * The pages themselves are the view room's (arena/view); this file picks files and names. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,53 @@
 #include "cli.h"
 #include "match/match.h"
 #include "view/view.h"
+
+/* DIR + --game: the record's path (malloc'd), or NULL after printing why. Here rather than in
+ * cli_replay.c, which hands `--html` to this file: the calls run one way. */
+char *ar_replay_find_record(const char *dir, const char *game)
+{
+    size_t n = strlen(dir) + strlen(game) + 64;
+    char *path = ar_xmalloc(n);
+    int numeric = game[0] != '\0';
+    for (const char *p = game; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            numeric = 0;
+    if (!numeric) {
+        snprintf(path, n, "%s/records/%s.jsonl", dir, game);
+        return path;
+    }
+    long long k = strtoll(game, NULL, 10);
+    snprintf(path, n, "%s/games.jsonl", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "arena replay: %s: %s\n", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    char *buf = NULL, *found = NULL;
+    size_t cap = 0;
+    for (long long i = 0; getline(&buf, &cap, f) >= 0; i++) {
+        if (i != k)
+            continue;
+        json_t *j = json_loads(buf, 0, NULL);
+        const char *rec = j ? json_string_value(json_object_get(j, "record")) : NULL;
+        if (rec) {
+            size_t m = strlen(dir) + strlen(rec) + 2;
+            found = ar_xmalloc(m);
+            snprintf(found, m, "%s/%s", dir, rec);
+        } else {
+            fprintf(stderr, "arena replay: game %lld was not played (no record)\n", k);
+        }
+        json_decref(j);
+        break;
+    }
+    fclose(f);
+    free(buf);
+    if (!found)
+        fprintf(stderr, "arena replay: no game %lld in %s\n", k, path);
+    free(path);
+    return found;
+}
 
 void ar_replay_html_usage(FILE *out)
 {
