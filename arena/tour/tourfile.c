@@ -74,6 +74,8 @@ enum {
     K_PONDER,
     K_PACE,
     K_LUCK,
+    K_RUNNER,
+    K_SBATCH,
     NKEYS
 };
 /* Keys of [entrant NAME]. */
@@ -101,6 +103,8 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
     {SEC_TOURNAMENT, "hands", K_HANDS},
     {SEC_TOURNAMENT, "luck", K_LUCK},
+    {SEC_TOURNAMENT, "runner", K_RUNNER},
+    {SEC_TOURNAMENT, "sbatch", K_SBATCH},
     {SEC_CLOCKS, "startup_ms", K_STARTUP_MS},
     {SEC_CLOCKS, "decision_ms", K_DECISION_MS},
     {SEC_CLOCKS, "bank_ms", K_BANK_MS},
@@ -128,6 +132,7 @@ static const char *const format_names[] = {"round-robin", "gauntlet", NULL};
 static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
 static const char *const luck_names[] = {"on", "off", NULL};
+static const char *const runner_names[] = {"local", "slurm", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
@@ -164,7 +169,7 @@ struct ar_tour_src {
 static int league_key(int id)
 {
     return id == K_NAME || id == K_RULES || id == K_RULE || id == K_SEATS || id == K_SEED ||
-           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS;
+           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS || id == K_RUNNER || id == K_SBATCH;
 }
 
 /* The name the first section goes by in this file: [tournament] or [league]. */
@@ -460,7 +465,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (id >= 0 && p->src->league && p->sec == SEC_TOURNAMENT && !league_key(id)) {
         perr(p,
              "unknown key \"%s\" in [league]; [league] takes: name rules rule seats seed hands "
-             "bootstrap jobs",
+             "bootstrap jobs runner sbatch",
              name);
         return 0;
     }
@@ -896,6 +901,19 @@ static void resolve(resolver *r, ar_tour *t)
         t->jobs = (int)x;
     if (get_long(r, &k[K_BOOTSTRAP], "bootstrap", 0, 1000000, &x) > 0)
         t->bootstrap = (int)x;
+    /* a league's sets as Slurm jobs (docs/league.md); a tournament goes to Slurm as shards
+     * (scripts/slurm/submit.sh), so the keys are a league's alone */
+    if (!s->league && (k[K_RUNNER].value || k[K_SBATCH].value))
+        rerr(r, k[K_RUNNER].value ? &k[K_RUNNER] : &k[K_SBATCH], 0,
+             "%s: only a [league] takes it (a tournament goes to Slurm in shards: "
+             "scripts/slurm/submit.sh, docs/tournaments.md)",
+             k[K_RUNNER].value ? "runner" : "sbatch");
+    else {
+        if (get_choice(r, &k[K_RUNNER], "runner", runner_names, &c) > 0)
+            t->runner_slurm = c == 1;
+        if (k[K_SBATCH].value)
+            t->sbatch = ar_xstrdup(k[K_SBATCH].value);
+    }
 
     if (get_long(r, &k[K_STARTUP_MS], "startup_ms", 1, 86400000, &x) > 0)
         t->clocks.startup_ms = (uint32_t)x;
@@ -1301,6 +1319,7 @@ void ar_tour_free(ar_tour *t)
     free(t->baseline);
     free(t->out);
     free(t->sandbox_min);
+    free(t->sbatch);
     for (int i = 0; i < t->nentrants; i++) {
         free(t->entrant[i].name);
         free(t->entrant[i].command);

@@ -84,6 +84,8 @@ typedef struct ar_tour {
     ar_tour_entrant *entrant;
     int nentrants;
     int league;              /* read by ar_tour_load_league */
+    int runner_slurm;        /* a league's `runner = slurm`: its sets as Slurm jobs */
+    char *sbatch;            /* a league's `sbatch = ARGS`: more sbatch options; NULL: none */
     struct ar_tour_src *src; /* private: the text of every key and where it came from, so
                                 that ar_tour_set can re-check and name lines */
 } ar_tour;
