@@ -342,6 +342,9 @@ static void proxy_main(void *arg)
     sa.sa_handler = proxy_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
+    /* Ctrl-C at a terminal reaches the whole process group: the run lets the sets in flight
+     * finish, so their proxies wait on (the run's second Ctrl-C sends SIGTERM: cancelled) */
+    signal(SIGINT, SIG_IGN);
     long long id = 0;
     char out[512], err[1024];
     if (x->attach) {
