@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -1082,7 +1083,21 @@ static void finished(league *L, slot *s)
             sqlite3_step(u);
             sqlite3_finalize(u);
         }
-        judge_check(L, s, whole);
+        /* on the cluster, a job that never brought its games back (sbatch failed, the job was
+         * cancelled or its node died) says nothing of the version: checked again later, and
+         * counted among the failures in a row that stop the league */
+        if (L->slurm && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !g_hard) {
+            lg_set_status(L->db, s->check_of, "new", NULL, 0);
+            if (++L->failed_in_row >= 3 && !L->fatal) {
+                fprintf(stderr,
+                        "arena league: stopping: %d sets in a row ended without their games "
+                        "(the lines above say why); nothing of them is counted; `arena league "
+                        "run %s` goes on once that is fixed\n",
+                        L->failed_in_row, L->dir);
+                L->fatal = 1;
+            }
+        } else
+            judge_check(L, s, whole);
     } else if (whole) {
         L->failed_in_row = 0;
         if (commit_set(L, s) < 0) {

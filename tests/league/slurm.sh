@@ -6,7 +6,8 @@
 # while its jobs run takes them back when it starts again (their games counted once, nothing
 # played twice), a bot on the node never sees the league's folder (RULES 8.3: an entrant that
 # crashes if it can see league.db passes its check and plays), `arena report DIR` agrees with
-# `arena league standings DIR`. Bounded: everything under
+# `arena league standings DIR`; without sbatch it says so and stops after three jobs it could
+# not have, refusing none of the versions it could not check. Bounded: everything under
 # `timeout`; the daemons are stopped on exit. Prints SKIP and exits 77 (ctest: skipped) when
 # not root; as root a cluster that cannot be had fails the test.
 if [ -z "${OKR_SLURM_BOUNDED:-}" ]; then # the whole test, install included, in 300 s
@@ -133,6 +134,8 @@ sys.exit(0 if ok else 1)
 PY
 check "report's standings equal league standings" test $? -eq 0
 
+two=("[entrant greedy]" "command = $BOTS/greedy_bot" "[entrant rb]" "command = $BOTS/random_bot --seed 3")
+
 # 4. a league file with runner = slurm is a league's alone; a bad runner names FILE:LINE
 printf '[tournament]\nrules = gin\nseats = 2\nrunner = slurm\n[entrant a]\ncommand = @random\n[entrant b]\ncommand = @random\n' > "$TMP/t.tour"
 "$ARENA" tournament "$TMP/t.tour" --plan > /dev/null 2> "$TMP/t.err"
@@ -140,5 +143,15 @@ check "runner in a tournament: refused, naming FILE:LINE" grep -q "t.tour:4: run
 league "$TMP/b.league" cluster
 "$ARENA" league init "$TMP/b" "$TMP/b.league" 2> "$TMP/b.err"
 check "runner = cluster: refused, naming FILE:LINE" grep -q "b.league:9: runner: expected one of local, slurm" "$TMP/b.err"
+# 5. no sbatch (Slurm not installed, or not in PATH): the league says so and stops after three
+# jobs that could not be had; the versions it could not check are not refused
+league "$TMP/n.league" slurm "${two[@]}"
+"$ARENA" league init "$TMP/n" "$TMP/n.league" > /dev/null
+timeout 60 env PATH=/nonexistent "$ARENA" league run "$TMP/n" --sets 2 2> "$TMP/n.err"
+check "without sbatch: exit 1" test $? -eq 1
+check "... saying why" grep -q "sbatch: No such file or directory (is Slurm installed here?)" "$TMP/n.err"
+check "... and stopping after 3 sets in a row without their games" grep -q "stopping: 3 sets in a row ended without their games" "$TMP/n.err"
+check "... its versions still waiting for their check, not refused" \
+    test "$(sql "$TMP/n" "SELECT group_concat(status) FROM entrants")" = "new,new"
 echo "  slurm league test: $((SECONDS - t0)) s"
 finish
