@@ -411,10 +411,15 @@ static void proxy_main(void *arg)
         if (ar_now_ms() >= next_ask) {
             int alive = job_alive(id);
             next_ask = ar_now_ms() + 2000;
-            /* gone: the file may have come just before it left */
+            /* gone: the file may have come just before it left, and a network filesystem
+             * may show it to this machine some seconds after the node wrote it */
             if (alive == 0) {
-                if (send_games(x->jobdir) == 0)
-                    _exit(0);
+                for (int i = 0; i < 50; i++) {
+                    if (send_games(x->jobdir) == 0)
+                        _exit(0);
+                    struct timespec ts = {0, 200 * 1000000L};
+                    nanosleep(&ts, NULL);
+                }
                 char tail[400];
                 log_tail(x->jobdir, tail, sizeof tail);
                 fprintf(stderr,
