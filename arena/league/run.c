@@ -1205,7 +1205,7 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     struct pollfd *pf = ar_xcalloc((size_t)L.jobs, sizeof *pf);
     int *pslot = ar_xcalloc((size_t)L.jobs, sizeof *pslot);
     double last_reload = 0, stop_at = 0;
-    int stopping = 0;
+    int stopping = 0, want_refit = 0;
     for (;;) {
         int running = 0;
         for (int s = 0; s < L.jobs; s++)
@@ -1259,6 +1259,9 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
             for (int s = 0; s < L.jobs; s++)
                 running += L.slots[s].used;
         }
+        if (want_refit && !L.fatal && refit(&L) < 0)
+            L.fatal = 1;
+        want_refit = 0;
         if (running == 0 && (g_stop || L.fatal || done))
             break;
         if ((g_hard || L.fatal) && !stopping) {
@@ -1295,11 +1298,12 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                     for (int x = 0; x < L.jobs; x++)
                         others += L.slots[x].used && !L.slots[x].check;
                     /* a round: every set in flight is in, or `jobs` sets since the last */
-                    /* and refits take at most a tenth of the time: on a big league a round
-                     * spans more sets */
+                    /* and refits take at most a twentieth of the time: on a big league a round
+                     * spans more sets. The refit waits for the free slots to be refilled
+                     * (the top of the loop): the sets play on while it fits */
                     if (L.since_refit > 0 && (others == 0 || L.since_refit >= L.jobs) &&
-                        ar_now_ms() - L.last_refit >= 9 * L.refit_ms && !L.fatal && refit(&L) < 0)
-                        L.fatal = 1;
+                        ar_now_ms() - L.last_refit >= 19 * L.refit_ms && !L.fatal)
+                        want_refit = 1;
                 }
             }
         }
