@@ -9,8 +9,14 @@
 # (two sets more, not counted in its games). Both with JOBS jobs and the same bootstrap; each
 # is run REPS times, alternately, and the best wall time of each is kept.
 #
-# usage: bench/bench_league.sh [BUILD_DIR] [DEALS] [JOBS] [REPS] [BOOTSTRAP]
-#        defaults: build 20 2 2 200
+# MODE pair: the same tables on both sides. Two entrants only (random_bot and greedy_bot), so
+# the tournament is one table of DEALS sets and every set of the league is that same pairing
+# (on its own deal): the games are alike, and games/s compares the two drivers, not their mix
+# of tables. The league's checks are played before the clock starts (`run --sets 1` first),
+# so the timed run is a running league's: matchmaking, a transaction per set, the refits.
+#
+# usage: bench/bench_league.sh [BUILD_DIR] [DEALS] [JOBS] [REPS] [BOOTSTRAP] [mix|pair]
+#        defaults: build 20 2 2 200 mix
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +25,12 @@ deals=${2:-20}
 jobs=${3:-2}
 reps=${4:-2}
 boot=${5:-200}
+mode=${6:-mix}
+case $mode in mix | pair) ;; *)
+    echo "bench_league: MODE is mix or pair, not '$mode'" >&2
+    exit 2
+    ;;
+esac
 arena="$build/arena/arena"
 for f in "$arena" "$build/bots/random_bot" "$build/bots/greedy_bot"; do
     [ -x "$f" ] || {
@@ -29,6 +41,7 @@ done
 work=$(mktemp -d /tmp/bench_league.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 sets=$((6 * deals))
+[ "$mode" = pair ] && sets=$deals
 
 common() {
     cat << T
@@ -44,11 +57,8 @@ hard_ms = 3000
 command = $build/bots/random_bot
 [entrant greedy-c]
 command = $build/bots/greedy_bot
-[entrant random]
-command = @random
-[entrant greedy]
-command = @greedy
 T
+    [ "$mode" = pair ] || printf '[entrant random]\ncommand = @random\n[entrant greedy]\ncommand = @greedy\n'
 }
 { echo "[tournament]"; echo "deals = $deals"; common; } > "$work/b.tour"
 { echo "[league]"; common; } > "$work/b.league"
@@ -60,7 +70,14 @@ for ((r = 1; r <= reps; r++)); do
     t0=$(now)
     "$arena" tournament "$work/b.tour" --out "$work/t" --quiet
     t1=$(now)
-    "$arena" league run "$work/l" --init "$work/b.league" --sets "$sets" --quiet > /dev/null 2>&1
+    if [ "$mode" = pair ]; then
+        # the checks and one set, untimed; then the timed sets
+        "$arena" league run "$work/l" --init "$work/b.league" --sets 1 --quiet > /dev/null 2>&1
+        t1=$(now)
+        "$arena" league run "$work/l" --sets $((sets + 1)) --quiet > /dev/null 2>&1
+    else
+        "$arena" league run "$work/l" --init "$work/b.league" --sets "$sets" --quiet > /dev/null 2>&1
+    fi
     t2=$(now)
     tt=$(echo "$t1 - $t0" | bc -l) tl=$(echo "$t2 - $t1" | bc -l)
     printf 'run %d: tournament %.2f s, league %.2f s\n' "$r" "$tt" "$tl"
@@ -72,6 +89,9 @@ games=$((sets * 2))
 # robin: random against random plays far longer games than greedy against greedy)
 count() { python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]; print(len(g), sum(x["actions"] for x in g))' "$1"; }
 read -r lg la <<< "$(count "$work/l/games.jsonl")"
+if [ "$mode" = pair ]; then # the untimed first set's games out
+    read -r lg la <<< "$(python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]; g=[x for x in g if x["set"] != min(y["set"] for y in g)]; print(len(g), sum(x["actions"] for x in g))' "$work/l/games.jsonl")"
+fi
 read -r tg ta <<< "$(count "$work/t/games.jsonl")"
 db=$(du -b "$work/l/league.db" | cut -f1)
 wal=$(du -b "$work/l/league.db-wal" 2> /dev/null | cut -f1 || echo 0)
@@ -79,7 +99,7 @@ python3 - "$tg" "$best_t" "$lg" "$best_l" "$db" "${wal:-0}" "$ta" "$la" << 'PY'
 import sys
 tg, tt, lg, tl, db, wal, ta, la = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
 print("tournament: %d games in %.2f s: %.1f games/s, %.0f actions/s (%.0f actions a game)" % (tg, tt, tg / tt, ta / tt, ta / tg))
-print("league:     %d games in %.2f s: %.1f games/s, %.0f actions/s (%.0f actions a game; checks and refits included)" % (lg, tl, lg / tl, la / tl, la / lg))
+print("league:     %d games in %.2f s: %.1f games/s, %.0f actions/s (%.0f actions a game; refits included)" % (lg, tl, lg / tl, la / tl, la / lg))
 print("league / tournament: %.0f%% of the games/s, %.0f%% of the actions/s" % (100 * (lg / tl) / (tg / tt), 100 * (la / tl) / (ta / tt)))
 print("league.db: %d bytes (+ %d in its WAL): %.0f bytes per game" % (db, wal, (db + wal) / lg))
 PY

@@ -28,14 +28,15 @@ void ar_league_usage(FILE *out)
           "       arena league export DIR OUT\n"
           "       arena league export DIR -o SITE   (the public pages, static)\n"
           "       arena league author add|revoke DIR NAME\n"
+          "       arena league slurm-set JOBDIR [sandbox flags]   (what a Slurm job runs)\n"
           "       arena league run DIR [--init FILE] [--jobs J] [--sets N] [--hold-s S]\n"
           "                            [--serve [ADDR:]PORT [--serve-host NAME]]\n"
           "                            [--quiet] [sandbox flags]\n"
           "A league is a folder that stays up while bots join and improve (docs/league.md).\n"
           "  init       make DIR from FILE: a .tour file with [league] (name, rules, rule, seats,\n"
-          "             seed, hands, bootstrap, jobs; the web face's test_sets_per_hour and\n"
-          "             upload limits) for [tournament], [clocks] [errors]\n"
-          "             [sandbox], and [entrant NAME] sections for the first entrants\n"
+          "             seed, hands, bootstrap, jobs, runner, sbatch; the web face's\n"
+          "             test_sets_per_hour and upload limits) for [tournament], [clocks]\n"
+          "             [errors] [sandbox], and [entrant NAME] sections for the first entrants\n"
           "  add        a new entrant, or a new version of NAME (its own entrant, linked to the\n"
           "             one before, which retires when the new one passes its check); works\n"
           "             while `run` runs; paths are taken against the current folder now\n"
@@ -101,6 +102,11 @@ static int run_main(int argc, char **argv)
     memset(&t, 0, sizeof t);
     const char *serve = NULL, *serve_host = NULL;
     lw_server *web = NULL;
+    /* the sandbox flags as given, for the Slurm jobs (runner = slurm), which choose their own
+     * sandbox on their node with them */
+    char **sb_argv = ar_xcalloc((size_t)argc + 1, sizeof *sb_argv);
+    int nsb = 0;
+    o.sb_argv = sb_argv;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
@@ -134,9 +140,11 @@ static int run_main(int argc, char **argv)
             o.hold_s = (double)x;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             o.quiet = 1;
-        } else if ((r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
+        } else if ((x = i, r = ar_sb_flag(argc, argv, &i, &sb)) != 0) {
             if (r < 0)
                 goto out;
+            for (long long q = x; q <= i; q++)
+                sb_argv[nsb++] = argv[q];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "arena league run: unknown argument '%s'\n", argv[i]);
             ar_league_usage(stderr);
@@ -199,6 +207,10 @@ static int run_main(int argc, char **argv)
     }
     o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
     o.sandbox.pids = (int)sb.pids;
+    /* runner = slurm: the run talks to slurmctld and plays no bot here (its checks too are
+     * jobs), so it keeps the host's network; the jobs take the sandbox on their nodes */
+    if (t.runner_slurm)
+        ar_sandbox_keep_network(1);
     status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
     if (status != AR_EXIT_OK)
         goto out;
@@ -248,6 +260,51 @@ static int run_main(int argc, char **argv)
     }
 out:
     lw_stop(web);
+    ar_tour_free(&t);
+    ar_sb_args_free(&sb);
+    free(sb_argv);
+    return status;
+}
+
+/* `slurm-set JOBDIR [sandbox flags]`: one set of a league's Slurm job (what job.sh runs). */
+static int slurm_set_main(int argc, char **argv)
+{
+    /* argv[0] = "slurm-set", argv[1] = JOBDIR */
+    ar_league_run_opts o;
+    memset(&o, 0, sizeof o);
+    ar_sb_args sb;
+    ar_sb_args_init(&sb);
+    sb.min = NULL;
+    int status = AR_EXIT_USAGE;
+    ar_tour t;
+    memset(&t, 0, sizeof t);
+    for (int i = 2; i < argc; i++) {
+        int r = ar_sb_flag(argc, argv, &i, &sb);
+        if (r < 0)
+            goto out;
+        if (r == 0) {
+            fprintf(stderr, "arena league slurm-set: unknown argument '%s'\n", argv[i]);
+            goto out;
+        }
+    }
+    /* the league's [sandbox] minimum, as `run`: the job.json names the league */
+    char p[PATH_MAX], ini[PATH_MAX + 16], err[1024];
+    snprintf(p, sizeof p, "%s/../..", argv[1]);
+    snprintf(ini, sizeof ini, "%s/league.ini", p);
+    if (ar_tour_load_league(ini, &t, err, sizeof err) < 0) {
+        fprintf(stderr, "arena league slurm-set: %s\n", err);
+        goto out;
+    }
+    if (!sb.min)
+        sb.min = t.sandbox_min;
+    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
+    o.sandbox.pids = (int)sb.pids;
+    status = ar_sb_setup(&sb, 0, NULL, 0, &o.sandbox);
+    if (status != AR_EXIT_OK)
+        goto out;
+    o.stdout_cap = (uint64_t)sb.stdout_cap;
+    status = ar_league_slurm_set(argv[1], &o);
+out:
     ar_tour_free(&t);
     ar_sb_args_free(&sb);
     return status;
@@ -501,6 +558,11 @@ int ar_league_main(int argc, char **argv)
         if (!need(argc, 2, sub))
             return AR_EXIT_USAGE;
         return run_main(argc, argv);
+    }
+    if (strcmp(sub, "slurm-set") == 0) {
+        if (!need(argc, 2, sub))
+            return AR_EXIT_USAGE;
+        return slurm_set_main(argc, argv);
     }
     fprintf(stderr, "arena league: unknown subcommand '%s'\n", sub);
     ar_league_usage(stderr);

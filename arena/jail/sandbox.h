@@ -89,4 +89,9 @@ typedef struct ar_sandbox_cfg {
  * any worker or bot exists so they all inherit it. Returns 0 or -1. */
 int ar_sandbox_choose(const char *min, int insecure, int off, int quiet, ar_sandbox_cfg *out);
 
+/* Before ar_sandbox_choose: 1 keeps the arena in the host's network namespace (no shared one
+ * for its jails; each jail then gets a namespace of its own). A league whose sets run as Slurm
+ * jobs needs it: it talks to slurmctld over the network, and plays no bot itself. */
+void ar_sandbox_keep_network(int on);
+
 #endif

@@ -7,6 +7,14 @@
 
 #include "spawn.h"
 
+/* ar_sandbox_keep_network: the arena stays in the host's network namespace. */
+static int keep_net;
+
+void ar_sandbox_keep_network(int on)
+{
+    keep_net = on;
+}
+
 int ar_sandbox_choose(const char *min_name, int insecure, int off, int quiet, ar_sandbox_cfg *out)
 {
     if (off) {
@@ -37,7 +45,7 @@ int ar_sandbox_choose(const char *min_name, int insecure, int off, int quiet, ar
     }
     out->mode = caps.mode;
     out->userns = caps.userns;
-    if (out->mode >= AR_SB_ROOTLESS) {
+    if (out->mode >= AR_SB_ROOTLESS && !keep_net) {
         /* here, before any worker or bot exists: they all inherit the arena's namespace */
         char why[256];
         ar_spawn_share_netns(why, sizeof why);

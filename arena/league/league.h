@@ -86,7 +86,16 @@ typedef struct ar_league_run_opts {
     double hold_s;          /* how long an entrant whose recent games failed is held back */
     ar_sandbox_cfg sandbox; /* how the bots are confined */
     uint64_t stdout_cap;
+    char *const *sb_argv; /* the sandbox flags `run` was given (NULL-terminated; NULL: none):
+                             runner = slurm passes them on to its jobs */
 } ar_league_run_opts;
+
+/* `arena league slurm-set JOBDIR`: play the one set of a Slurm job that `run` wrote into
+ * JOBDIR (DIR/slurm/s<SET>, league/slurm.h) as a local set worker would, into the league's
+ * records/ and logs/, and write JOBDIR/games (the set's games, then the file renamed into
+ * place: the job's done marker). Never opens league.db. o: sandbox and stdout cap. Returns
+ * an exit status: AR_EXIT_OK when the set was played whole. */
+int ar_league_slurm_set(const char *jobdir, const ar_league_run_opts *o);
 
 /* `arena league run DIR`: play until SIGINT/SIGTERM (the sets in flight finish, or are
  * played again by the next run) or max_sets. Refuses at once when another run holds the

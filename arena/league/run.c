@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -24,6 +25,7 @@
 #include "db.h"
 #include "jail/spawn.h"
 #include "match/match.h"
+#include "slurm.h"
 #include "tour/journal.h"
 #include "tour/rank.h"
 #include "tour/tourfile.h"
@@ -97,6 +99,8 @@ typedef struct league {
     int fatal;
     int failed_in_row; /* sets whose worker ended without its games, one after another */
     uint64_t rng;
+    int slurm;  /* runner = slurm: sets as Slurm jobs (slurm.h) */
+    lg_slurm S; /* its folder, program and options */
 } league;
 
 static uint64_t next_rand(uint64_t *s)
@@ -139,13 +143,13 @@ static void to_entrant(const lg_entrant *x, ar_entrant *e, const ar_tour *t)
 static void game_id(char *buf, size_t cap, const ar_set_plan *p, int rotation, void *ud)
 {
     const league *L = ud;
-    snprintf(buf, cap, "L%" PRIu64 "-s%lld-r%d", L->t.seed, p->set, rotation);
+    lg_game_id(buf, cap, L->t.seed, 0, p->set, rotation);
 }
 
 static void check_id(char *buf, size_t cap, const ar_set_plan *p, int rotation, void *ud)
 {
     const league *L = ud;
-    snprintf(buf, cap, "L%" PRIu64 "-c%lld-r%d", L->t.seed, p->set, rotation);
+    lg_game_id(buf, cap, L->t.seed, 1, p->set, rotation);
 }
 
 /* a test set's games: p->set is the test's id */
@@ -286,8 +290,10 @@ static int launch(league *L, slot *s, long long set, long long deal, const long 
     /* what no bot may see: every other entrant's own files (the match adds the folder) */
     ar_hidden *hide = ar_xcalloc((size_t)L->ne * 8 + 2, sizeof *hide);
     int nh = 0;
-    /* the league's folder (its database, its seed): a check's output folder is only checks/ */
-    hide[nh++] = (ar_hidden){L->dir, "the league's folder (its database names the seed)", NULL};
+    /* the league's folder (its database, its seed): a check's output folder is only checks/;
+     * absolute for a Slurm job, which runs in its own folder on another machine */
+    hide[nh++] = (ar_hidden){L->slurm ? L->S.dir : L->dir,
+                             "the league's folder (its database names the seed)", NULL};
     for (int i = 0; i < L->ne; i++)
         for (int f = 0; accepted(&L->e[i]) && L->e[i].files && L->e[i].files[f] && nh < L->ne * 8;
              f++)
@@ -303,7 +309,11 @@ static int launch(league *L, slot *s, long long set, long long deal, const long 
         .game_id = idf,
         .ud = L,
     };
-    rc = ar_tour_set_start(&job, &s->p);
+    /* on the cluster, the job plays the set as this worker would, and the proxy that waits for
+     * it sends its games on the same pipe (slurm.h) */
+    /* a test set (unrated, its ids apart from the sets') plays here whatever the runner */
+    rc = L->slurm && !s->test ? lg_slurm_start(&L->S, &job, s->check, 0, &s->p)
+                              : ar_tour_set_start(&job, &s->p);
     free(hide);
     if (rc < 0)
         return -1;
@@ -1065,17 +1075,51 @@ out:
 
 /* ---- Start-up -------------------------------------------------------------------------------- */
 
+/* Take a set a killed run left on the cluster back into a slot: its job plays on (or is done),
+ * and its games come in as any set's. 0, or -1 (then it is abandoned). */
+static int reattach(league *L, slot *s, long long set, const char *seats)
+{
+    json_t *a = json_loads(seats, 0, NULL);
+    int ok = json_is_array(a) && (int)json_array_size(a) == L->k;
+    memset(s, 0, sizeof *s);
+    for (int j = 0; ok && j < L->k; j++) {
+        s->ids[j] = json_integer_value(json_array_get(a, (size_t)j));
+        ok = s->ids[j] > 0;
+    }
+    json_decref(a);
+    if (!ok)
+        return -1;
+    s->plan.set = s->plan.deal = set;
+    ar_tour_set_job job = {.t = &L->t, .o = &L->ro, .plan = &s->plan};
+    if (lg_slurm_start(&L->S, &job, 0, 1, &s->p) < 0)
+        return -1;
+    s->used = 1;
+    return 0;
+}
+
 /* A set left playing by a killed run is abandoned (its games, if any reached the files, are
- * never counted: its records are removed) and a version left checking is checked again. */
+ * never counted: its records are removed) and a version left checking is checked again. With
+ * runner = slurm a set whose job was submitted is taken back instead (up to `jobs` of them):
+ * the job did not die with the run, and its games count once, when they come in. */
 static int recover(league *L)
 {
-    sqlite3_stmt *st = lg_prep(L->db, "SELECT id, kind FROM sets WHERE state = 'playing'");
+    sqlite3_stmt *st = lg_prep(L->db, "SELECT id, kind, seats FROM sets WHERE state = 'playing'");
     if (!st)
         return -1;
-    int n = 0;
+    int n = 0, back = 0;
+    long long *cut = NULL;
+    int ncut = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         long long set = sqlite3_column_int64(st, 0);
         int check = strcmp((const char *)sqlite3_column_text(st, 1), "check") == 0;
+        const char *seats = (const char *)sqlite3_column_text(st, 2);
+        if (L->slurm && !check && back < L->jobs && lg_slurm_submitted(&L->S, set) &&
+            reattach(L, &L->slots[back], set, seats ? seats : "") == 0) {
+            back++;
+            continue;
+        }
+        if (L->slurm)
+            lg_slurm_cancel(&L->S, set); /* before its records go: nothing of it comes later */
         for (int r = 0; r < L->k; r++) {
             char id[96], p[PATH_MAX];
             ar_set_plan pl = {.set = set};
@@ -1083,19 +1127,37 @@ static int recover(league *L)
             snprintf(p, sizeof p, "%s%s/records/%s.jsonl", L->dir, check ? "/checks" : "", id);
             unlink(p);
         }
+        cut = ar_xrealloc(cut, (size_t)(ncut + 1) * sizeof *cut);
+        cut[ncut++] = set;
         n++;
     }
     sqlite3_finalize(st);
-    if (lg_exec(L->db,
-                "BEGIN IMMEDIATE; UPDATE sets SET state = 'abandoned' WHERE state = 'playing';"
-                "UPDATE entrants SET status = 'new' WHERE status = 'checking'; COMMIT",
-                "recovering") < 0)
+    int ok = lg_exec(L->db, "BEGIN IMMEDIATE", "recovering") == 0;
+    sqlite3_stmt *u =
+        ok ? lg_prep(L->db, "UPDATE sets SET state = 'abandoned' WHERE id = ?1") : NULL;
+    for (int q = 0; u && ok && q < ncut; q++) {
+        sqlite3_reset(u);
+        sqlite3_bind_int64(u, 1, cut[q]);
+        ok = sqlite3_step(u) == SQLITE_DONE;
+    }
+    sqlite3_finalize(u);
+    free(cut);
+    if (!ok || !u ||
+        lg_exec(L->db, "UPDATE entrants SET status = 'new' WHERE status = 'checking'; COMMIT",
+                "recovering") < 0) {
+        lg_exec(L->db, "ROLLBACK", "recovering");
         return -1;
+    }
     if (n && !L->o->quiet)
         fprintf(stderr,
                 "arena league: %d set%s left unfinished by the last run: played again from "
                 "scratch, never counted\n",
                 n, n == 1 ? "" : "s");
+    if (back && !L->o->quiet)
+        fprintf(stderr,
+                "arena league: %d set%s of the last run still with Slurm: taken back, counted "
+                "when their games come in\n",
+                back, back == 1 ? "" : "s");
     /* test sets left playing: asked again, their records gone */
     st = lg_prep(L->db, "SELECT id FROM tests WHERE state = 'playing'");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
@@ -1188,6 +1250,13 @@ static void finished(league *L, slot *s)
     int st = ar_tour_set_reap(&s->p);
     int whole = ar_tour_set_whole(&s->p, st);
     close(s->p.fd);
+    if (L->slurm && whole && !s->test) {
+        /* its games are in hand: the job's folder has done its part (a failed job's stays,
+         * with its log) */
+        char d[PATH_MAX];
+        lg_slurm_jobdir(&L->S, s->plan.set, d, sizeof d);
+        ar_rm_tree(d);
+    }
     if (s->test) {
         finish_test(L, s, whole);
     } else if (s->check) {
@@ -1203,7 +1272,21 @@ static void finished(league *L, slot *s)
             sqlite3_step(u);
             sqlite3_finalize(u);
         }
-        judge_check(L, s, whole);
+        /* on the cluster, a job that never brought its games back (sbatch failed, the job was
+         * cancelled or its node died) says nothing of the version: checked again later, and
+         * counted among the failures in a row that stop the league */
+        if (L->slurm && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !g_hard) {
+            lg_set_status(L->db, s->check_of, "new", NULL, 0);
+            if (++L->failed_in_row >= 3 && !L->fatal) {
+                fprintf(stderr,
+                        "arena league: stopping: %d sets in a row ended without their games "
+                        "(the lines above say why); nothing of them is counted; `arena league "
+                        "run %s` goes on once that is fixed\n",
+                        L->failed_in_row, L->dir);
+                L->fatal = 1;
+            }
+        } else
+            judge_check(L, s, whole);
     } else if (whole) {
         L->failed_in_row = 0;
         if (commit_set(L, s) < 0) {
@@ -1245,7 +1328,7 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     L.o = o;
     int status = AR_EXIT_FAIL;
     int lock = -1, folder_lock = -1;
-    char err[1024], ini[PATH_MAX], checks[PATH_MAX], tests[PATH_MAX];
+    char err[1024], ini[PATH_MAX], checks[PATH_MAX + 16], tests[PATH_MAX + 16];
     L.db = lg_db_open(dir, 0);
     if (!L.db)
         return AR_EXIT_FAIL;
@@ -1267,6 +1350,9 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
         goto out;
     }
     L.k = L.t.seats;
+    L.slurm = L.t.runner_slurm;
+    if (L.slurm && lg_slurm_init(&L.S, dir, L.t.sbatch, o->sb_argv) < 0)
+        goto out;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     L.jobs = o->jobs > 0 ? o->jobs : L.t.jobs > 0 ? L.t.jobs : cpus > 0 ? (int)cpus : 1;
     L.rng = L.t.seed ^ 0x6c65616775650000ULL ^ (uint64_t)getpid();
@@ -1275,7 +1361,10 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                               .quiet = 1,
                               .sandbox = o->sandbox,
                               .stdout_cap = o->stdout_cap};
-    snprintf(checks, sizeof checks, "%s/checks", dir);
+    /* a Slurm job writes into the folder from its own: the path absolute */
+    if (L.slurm)
+        L.ro.out_dir = L.S.dir;
+    snprintf(checks, sizeof checks, "%s/checks", L.slurm ? L.S.dir : dir);
     L.co = L.ro;
     L.co.out_dir = checks;
     if (ar_mkdir_p(checks) < 0) {
@@ -1305,13 +1394,14 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
     g_stop = g_hard = 0;
     if (!o->quiet)
         fprintf(stderr,
-                "arena league: %s: %s, %d seats, %d jobs; %lld sets and %lld games counted so "
+                "arena league: %s: %s, %d seats, %d %s; %lld sets and %lld games counted so "
                 "far; pid %ld\n",
-                dir, L.t.name, L.k, L.jobs, L.counted_sets, L.ngames, (long)getpid());
+                dir, L.t.name, L.k, L.jobs, L.slurm ? "Slurm jobs at once" : "jobs", L.counted_sets,
+                L.ngames, (long)getpid());
     struct pollfd *pf = ar_xcalloc((size_t)L.jobs, sizeof *pf);
     int *pslot = ar_xcalloc((size_t)L.jobs, sizeof *pslot);
     double last_reload = 0, stop_at = 0, last_meta = 0;
-    int stopping = 0, frozen = 0, final_asked = 0;
+    int stopping = 0, frozen = 0, final_asked = 0, want_refit = 0;
     for (;;) {
         int running = 0;
         for (int s = 0; s < L.jobs; s++)
@@ -1392,6 +1482,9 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
             for (int s = 0; s < L.jobs; s++)
                 running += L.slots[s].used;
         }
+        if (want_refit && !L.fatal && refit(&L) < 0)
+            L.fatal = 1;
+        want_refit = 0;
         if (running == 0 && (g_stop || L.fatal || done))
             break;
         if ((g_hard || L.fatal) && !stopping) {
@@ -1428,11 +1521,12 @@ int ar_league_run(const char *dir, const ar_league_run_opts *o)
                     for (int x = 0; x < L.jobs; x++)
                         others += L.slots[x].used && !L.slots[x].check && !L.slots[x].test;
                     /* a round: every set in flight is in, or `jobs` sets since the last */
-                    /* and refits take at most a tenth of the time: on a big league a round
-                     * spans more sets */
+                    /* and refits take at most a twentieth of the time: on a big league a round
+                     * spans more sets. The refit waits for the free slots to be refilled
+                     * (the top of the loop): the sets play on while it fits */
                     if (L.since_refit > 0 && (others == 0 || L.since_refit >= L.jobs) &&
-                        ar_now_ms() - L.last_refit >= 9 * L.refit_ms && !L.fatal && refit(&L) < 0)
-                        L.fatal = 1;
+                        ar_now_ms() - L.last_refit >= 19 * L.refit_ms && !L.fatal)
+                        want_refit = 1;
                 }
             }
         }

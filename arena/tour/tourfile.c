@@ -75,6 +75,8 @@ enum {
     K_PACE,
     K_LUCK,
     K_SPRT_SCORE,
+    K_RUNNER,
+    K_SBATCH,
     /* [league] only (league_only): keep these last, before NKEYS */
     K_TEST_SETS_PER_HOUR,
     K_UPLOAD_MAX_BYTES,
@@ -109,6 +111,8 @@ static const keydef keys[] = {
     {SEC_TOURNAMENT, "bootstrap", K_BOOTSTRAP},
     {SEC_TOURNAMENT, "hands", K_HANDS},
     {SEC_TOURNAMENT, "luck", K_LUCK},
+    {SEC_TOURNAMENT, "runner", K_RUNNER},
+    {SEC_TOURNAMENT, "sbatch", K_SBATCH},
     {SEC_TOURNAMENT, "test_sets_per_hour", K_TEST_SETS_PER_HOUR},
     {SEC_TOURNAMENT, "upload_max_bytes", K_UPLOAD_MAX_BYTES},
     {SEC_TOURNAMENT, "upload_max_unpacked", K_UPLOAD_MAX_UNPACKED},
@@ -144,6 +148,7 @@ static const char *const ponder_names[] = {"off", "on", NULL};
 static const char *const on_error_names[] = {"forfeit", "substitute", NULL};
 static const char *const luck_names[] = {"on", "off", "hand", "rollout", NULL};
 static const char *const sprt_score_names[] = {"raw", "luck-adjusted", NULL};
+static const char *const runner_names[] = {"local", "slurm", NULL};
 static const char *const substitute_names[] = {"first", "random", "greedy", NULL};
 static const char *const sandbox_names[] = {"full",         "no-cgroups", "rootless",
                                             "seccomp-only", "off",        NULL};
@@ -180,7 +185,8 @@ struct ar_tour_src {
 static int league_key(int id)
 {
     return id == K_NAME || id == K_RULES || id == K_RULE || id == K_SEATS || id == K_SEED ||
-           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS || id >= K_TEST_SETS_PER_HOUR;
+           id == K_HANDS || id == K_BOOTSTRAP || id == K_JOBS || id == K_RUNNER || id == K_SBATCH ||
+           id >= K_TEST_SETS_PER_HOUR;
 }
 
 /* The keys only a league has (its web face's test games and uploads): unknown to a
@@ -483,8 +489,8 @@ static int handler(void *user, const char *section, const char *name, const char
     if (id >= 0 && p->src->league && p->sec == SEC_TOURNAMENT && !league_key(id)) {
         perr(p,
              "unknown key \"%s\" in [league]; [league] takes: name rules rule seats seed hands "
-             "bootstrap jobs test_sets_per_hour upload_max_bytes upload_max_unpacked "
-             "upload_max_files build_seconds build_mb",
+             "bootstrap jobs runner sbatch test_sets_per_hour upload_max_bytes "
+             "upload_max_unpacked upload_max_files build_seconds build_mb",
              name);
         return 0;
     }
@@ -949,6 +955,19 @@ static void resolve(resolver *r, ar_tour *t)
     }
     if (get_long(r, &k[K_BUILD_MB], "build_mb", 16, 1048576, &x) > 0)
         t->build_mb = (uint32_t)x;
+    /* a league's sets as Slurm jobs (docs/league.md); a tournament goes to Slurm as shards
+     * (scripts/slurm/submit.sh), so the keys are a league's alone */
+    if (!s->league && (k[K_RUNNER].value || k[K_SBATCH].value))
+        rerr(r, k[K_RUNNER].value ? &k[K_RUNNER] : &k[K_SBATCH], 0,
+             "%s: only a [league] takes it (a tournament goes to Slurm in shards: "
+             "scripts/slurm/submit.sh, docs/tournaments.md)",
+             k[K_RUNNER].value ? "runner" : "sbatch");
+    else {
+        if (get_choice(r, &k[K_RUNNER], "runner", runner_names, &c) > 0)
+            t->runner_slurm = c == 1;
+        if (k[K_SBATCH].value)
+            t->sbatch = ar_xstrdup(k[K_SBATCH].value);
+    }
 
     if (get_long(r, &k[K_STARTUP_MS], "startup_ms", 1, 86400000, &x) > 0)
         t->clocks.startup_ms = (uint32_t)x;
@@ -1360,6 +1379,7 @@ void ar_tour_free(ar_tour *t)
     free(t->baseline);
     free(t->out);
     free(t->sandbox_min);
+    free(t->sbatch);
     for (int i = 0; i < t->nentrants; i++) {
         free(t->entrant[i].name);
         free(t->entrant[i].command);

@@ -87,7 +87,9 @@ typedef struct ar_tour {
     int sprt_adjusted; /* [sprt] score = luck-adjusted: test the luck-adjusted totals */
     ar_tour_entrant *entrant;
     int nentrants;
-    int league; /* read by ar_tour_load_league */
+    int league;       /* read by ar_tour_load_league */
+    int runner_slurm; /* a league's `runner = slurm`: its sets as Slurm jobs */
+    char *sbatch;     /* a league's `sbatch = ARGS`: more sbatch options; NULL: none */
     /* [league] only (docs/league.md, "The web face"): an author's test sets an hour, and an
      * upload's limits: the archive's bytes, its bytes and entries unpacked, the build step's
      * seconds and MB */
