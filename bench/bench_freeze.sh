@@ -9,7 +9,9 @@
 #   (the order alternating, the same seed per pair: the same games); one ratio of decisions
 #   per second new / base per pair, the median to quote. The machine is shared: only pairs
 #   run back to back are compared. OKR_FREEZE_SIGNALS=1 measures the SIGSTOP path on a host
-#   with cgroups; EXTRA="--no-sandbox" or "--ponder" are passed to the new arena only.
+#   with cgroups; EXTRA="--no-sandbox" or "--ponder" are passed to the new arena only,
+#   BASE_EXTRA to the base's: `BASE_EXTRA=--ponder bash bench/bench_freeze.sh build build`
+#   compares one build frozen against itself pondering (bots never frozen).
 # timing: two colluders (tests/hostile/collude_bot.c --role time / timerecv) at a 2-seat gin
 #   table: bits per move (tests/hostile/timing_judge.py) with 2 levels 8 ms apart and with 16
 #   levels 2 ms apart, without pace and with a pace above the sender's longest decision.
@@ -30,12 +32,12 @@ one() { # one ARENA SEED [ARGS...] -> decisions per second
 }
 
 if [ "$PART" != timing ]; then
-    echo "== speed: $BASE vs $NEW, $REPS adjacent pairs ${EXTRA:+(new with $EXTRA)}"
+    echo "== speed: $BASE ${BASE_EXTRA:-} vs $NEW ${EXTRA:-}, $REPS adjacent pairs"
     for ((k = 1; k <= REPS; k++)); do
         if ((k % 2)); then
-            b=$(one "$BASE/arena/arena" "$k"); n=$(one "$NEW/arena/arena" "$k" ${EXTRA:-})
+            b=$(one "$BASE/arena/arena" "$k" ${BASE_EXTRA:-}); n=$(one "$NEW/arena/arena" "$k" ${EXTRA:-})
         else
-            n=$(one "$NEW/arena/arena" "$k" ${EXTRA:-}); b=$(one "$BASE/arena/arena" "$k")
+            n=$(one "$NEW/arena/arena" "$k" ${EXTRA:-}); b=$(one "$BASE/arena/arena" "$k" ${BASE_EXTRA:-})
         fi
         echo "$k $b $n"
     done | python3 -c '
