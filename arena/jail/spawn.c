@@ -2357,10 +2357,15 @@ int ar_spawn_freeze(pid_t pid, pid_t prog_pid, struct ar_cgroup *cg, int frozen)
 {
     if (pid <= 0)
         return -ESRCH;
-    if (cg && !getenv("OKR_FREEZE_SIGNALS") && ar_cgroup_freeze(cg, frozen) == 0)
+    /* jailed, the program is stopped alone even where the cgroup freezer works: the freezer
+     * also freezes and thaws the init, and each is a wake-up of it, where the stop of a
+     * program that cannot fork holds all it runs just as well (docs/sandbox.md) */
+    int jailed = prog_pid > 0 && prog_pid != pid;
+    if (cg && !getenv("OKR_FREEZE_SIGNALS") && (!jailed || getenv("OKR_FREEZE_CGROUP")) &&
+        ar_cgroup_freeze(cg, frozen) == 0)
         return AR_FREEZE_CGROUP;
     int sig = frozen ? SIGSTOP : SIGCONT;
-    if (prog_pid > 0 && prog_pid != pid) {
+    if (jailed) {
         /* jailed: the program is the only one that may run (it cannot fork: the filter kills
          * fork, vfork and clone without CLONE_THREAD); our init only waits for it, and is not
          * woken for nothing */
