@@ -55,6 +55,8 @@ for (k, b, bc, n, nc), x, y in zip(rows, r, c):
 q = statistics.quantiles(r, n=4)
 print("new/base: median of %d pairs = %.3f (quartiles %.3f - %.3f; target >= 0.8)"
       % (len(r), statistics.median(r), q[0], q[2]))
+print("pooled (the same games each side: total time base / total time new): %.3f"
+      % (sum(1 / float(b) for _, b, _, _, _ in rows) / sum(1 / float(n) for _, _, _, n, _ in rows)))
 print("CPU per decision (arena + bots), new/base: median %.2f" % statistics.median(c))'
 fi
 
