@@ -9,8 +9,8 @@
 #   (the order alternating, the same seed per pair: the same games); one ratio of decisions
 #   per second new / base per pair, the median to quote (and the CPU per decision, arena and
 #   bots together, which moves less with the machine's load). The machine is shared: only pairs
-#   run back to back are compared. OKR_FREEZE_SIGNALS=1 measures the SIGSTOP path on a host
-#   with cgroups; EXTRA="--no-sandbox" or "--ponder" are passed to the new arena only,
+#   run back to back are compared. OKR_FREEZE_CGROUP=1 measures the cgroup v2 freezer path
+#   where it works (a jailed bot is stopped by SIGSTOP otherwise); EXTRA="--no-sandbox" or "--ponder" are passed to the new arena only,
 #   BASE_EXTRA to the base's: `BASE_EXTRA=--ponder bash bench/bench_freeze.sh build build`
 #   compares one build frozen against itself pondering (bots never frozen).
 # timing: two colluders (tests/hostile/collude_bot.c --role time / timerecv) at a 2-seat gin
