@@ -1642,6 +1642,13 @@ NO_ASAN static int prog_main(void *arg)
     exec_program(a, rep);
 }
 
+/* SIGCHLD is blocked in the init and taken by sigwaitinfo: a handler (not SIG_DFL) only so
+ * that no kernel path can count the signal as ignored. */
+static void on_sigchld(int sig)
+{
+    (void)sig;
+}
+
 /* The namespaced modes: this is our init, pid 1 of a new pid namespace. It builds the jail,
  * forks the program as pid 2, reaps everything, hands pid 2's raw wait status to the arena
  * and exits (which kills whatever is left in the namespace). */
@@ -1700,12 +1707,26 @@ _Noreturn static void init_main(const child_args *a)
     close(2);
     close(3);
     close(4);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Wait for an exit in sigwaitinfo, not in waitpid: a sleeper in wait4 is woken by every
+     * stop and continue of the program (the kernel wakes the parent's wait queue for them
+     * whatever the flags), so each freeze and thaw of the bot between its decisions
+     * (docs/sandbox.md) would wake us twice for nothing. With SA_NOCLDSTOP a stop or a
+     * continue sends no SIGCHLD either; only an exit does. SIGCHLD stays blocked (a blocked
+     * signal is queued even where pid 1 would ignore it), so one that comes between the
+     * WNOHANG check and the wait is not lost. The handler never runs. */
+    struct sigaction chld;
+    memset(&chld, 0, sizeof chld);
+    chld.sa_handler = on_sigchld;
+    chld.sa_flags = SA_NOCLDSTOP;
+    sigemptyset(&chld.sa_mask);
+    sigaction(SIGCHLD, &chld, NULL);
+    sigset_t only_chld;
+    sigemptyset(&only_chld);
+    sigaddset(&only_chld, SIGCHLD);
+    sigprocmask(SIG_SETMASK, &only_chld, NULL);
     for (;;) {
         int st;
-        pid_t w = waitpid(-1, &st, __WALL);
+        pid_t w = waitpid(-1, &st, __WALL | WNOHANG);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0)
@@ -1717,6 +1738,8 @@ _Noreturn static void init_main(const child_args *a)
             while (k < 0 && errno == EINTR);
             _exit(0);
         }
+        if (w == 0)
+            sigwaitinfo(&only_chld, NULL); /* EINTR: look again */
     }
 }
 
@@ -2334,10 +2357,15 @@ int ar_spawn_freeze(pid_t pid, pid_t prog_pid, struct ar_cgroup *cg, int frozen)
 {
     if (pid <= 0)
         return -ESRCH;
-    if (cg && !getenv("OKR_FREEZE_SIGNALS") && ar_cgroup_freeze(cg, frozen) == 0)
+    /* jailed, the program is stopped alone even where the cgroup freezer works: the freezer
+     * also freezes and thaws the init, and each is a wake-up of it, where the stop of a
+     * program that cannot fork holds all it runs just as well (docs/sandbox.md) */
+    int jailed = prog_pid > 0 && prog_pid != pid;
+    if (cg && !getenv("OKR_FREEZE_SIGNALS") && (!jailed || getenv("OKR_FREEZE_CGROUP")) &&
+        ar_cgroup_freeze(cg, frozen) == 0)
         return AR_FREEZE_CGROUP;
     int sig = frozen ? SIGSTOP : SIGCONT;
-    if (prog_pid > 0 && prog_pid != pid) {
+    if (jailed) {
         /* jailed: the program is the only one that may run (it cannot fork: the filter kills
          * fork, vfork and clone without CLONE_THREAD); our init only waits for it, and is not
          * woken for nothing */

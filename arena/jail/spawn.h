@@ -246,14 +246,15 @@ int ar_spawn_is_sanitized(const char *path);
 void ar_spawn_kill(pid_t pid);
 
 /* Stop (frozen 1) or resume (0) the child's whole tree, so that a bot runs only while it
- * decides (docs/sandbox.md, "Bots run only while they decide"): with cg (the child's cgroup)
- * the cgroup v2 freezer where it has a v2 directory (every task of the tree, init included);
- * else SIGSTOP / SIGCONT to the program prog_pid when it is not the child itself (jailed: the
- * program cannot fork, so it and its threads are all that may run), or to the child's process
- * group and the child (a plain child). Both take effect within microseconds, both let SIGKILL
- * through. Returns AR_FREEZE_CGROUP or AR_FREEZE_SIGNALS (how), or -ESRCH when there is no
- * such process. OKR_FREEZE_SIGNALS=1 in the arena's environment uses the signals even where
- * the freezer works (for the tests and benchmarks of that path on a host with cgroups). */
+ * decides (docs/sandbox.md, "Bots run only while they decide"): SIGSTOP / SIGCONT to the
+ * program prog_pid when it is not the child itself (jailed: the program cannot fork, so it and
+ * its threads are all that may run; the init, its parent, sleeps through it); else, with cg
+ * (the child's cgroup), the cgroup v2 freezer where it has a v2 directory (every task of the
+ * tree); else to the child's process group and the child (a plain child). Both take effect
+ * within microseconds, both let SIGKILL through. Returns AR_FREEZE_CGROUP or
+ * AR_FREEZE_SIGNALS (how), or -ESRCH when there is no such process. In the arena's
+ * environment, OKR_FREEZE_CGROUP=1 uses the freezer for a jailed program too, and
+ * OKR_FREEZE_SIGNALS=1 never uses it (for the tests and benchmarks of each path). */
 enum { AR_FREEZE_CGROUP = 1, AR_FREEZE_SIGNALS = 2 };
 int ar_spawn_freeze(pid_t pid, pid_t prog_pid, struct ar_cgroup *cg, int frozen);
 

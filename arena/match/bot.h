@@ -121,9 +121,9 @@ typedef struct ar_bot_config {
     char *const *own;            /* its own files and folders as the jail shows them (copied),
                                     named when it dies for want of a file */
     /* 1: the bot runs only while it starts (spawn to Ready), decides (Decision written to
-     * Choice read) or says goodbye; frozen the rest of the time (ar_spawn_freeze: the cgroup
-     * freezer, else SIGSTOP). 0: it runs all the time (ponder = on). No effect on a seat with
-     * no process. */
+     * Choice read) or says goodbye; frozen the rest of the time (ar_spawn_freeze: SIGSTOP to
+     * a jailed program, else the cgroup freezer or SIGSTOP to its group). 0: it runs all the
+     * time (ponder = on). No effect on a seat with no process. */
     int freeze;
     /* the protocol trace (--trace): every frame each way as one line of text, with the
      * starts and verdicts; NULL: none (not owned) */

@@ -46,6 +46,11 @@ static void on_stop(evutil_socket_t sig, short what, void *ud)
 
 ar_loop *ar_loop_new(void)
 {
+    return ar_loop_new_timers(1);
+}
+
+ar_loop *ar_loop_new_timers(int precise)
+{
     ar_loop *l = ar_xcalloc(1, sizeof *l);
     signal(SIGPIPE, SIG_IGN);
     /* precise timers: libevent's default clock on Linux is CLOCK_MONOTONIC_COARSE, one kernel
@@ -56,7 +61,8 @@ ar_loop *ar_loop_new(void)
     struct event_config *cfg = event_config_new();
     if (!cfg)
         goto err;
-    event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+    if (precise)
+        event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
     l->base = event_base_new_with_config(cfg);
     event_config_free(cfg);
     if (!l->base)

@@ -19,6 +19,11 @@ typedef void (*ar_exit_cb)(pid_t pid, int status, const struct rusage *ru, void 
  * not kill the arena) and turns SIGCHLD, SIGINT and SIGTERM into loop events. NULL if libevent
  * fails. */
 ar_loop *ar_loop_new(void);
+/* The same; precise 0: timers on libevent's default clock (CLOCK_MONOTONIC_COARSE, a kernel
+ * tick behind), for a loop whose timers are only the clocks' limits (a match without pace).
+ * The precise clock costs a timerfd_settime per wait that has a timer pending, one per
+ * decision; ar_loop_new is precise 1, which the pace's wait needs (loop.c). */
+ar_loop *ar_loop_new_timers(int precise);
 /* Frees the loop (accepts NULL). Events other modules registered must be freed before. */
 void ar_loop_free(ar_loop *l);
 

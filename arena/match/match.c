@@ -1653,7 +1653,10 @@ int ar_match_run(ar_match *m)
     int rc = 0;
 
     ar_spawn_init(); /* best effort: orphans of bots become ours to kill */
-    m->loop = c->loop ? c->loop : ar_loop_new();
+    /* the precise clock only where the pace waits on the loop: elsewhere the loop's timers
+     * are the clocks' limits, where a tick late is nothing, and the precise clock costs a
+     * timerfd_settime per decision */
+    m->loop = c->loop ? c->loop : ar_loop_new_timers(c->pace_ms > 0);
     if (!m->loop) {
         fprintf(stderr, "arena: cannot create the event loop\n");
         return -ENOMEM;
