@@ -87,6 +87,17 @@ static int need(int argc, int n, const char *what)
     return 1;
 }
 
+/* The sandbox a league's runs take: the flags given, else the league file's [sandbox]
+ * minimum (t); prints why it cannot be had. */
+static int league_sandbox(ar_sb_args *sb, const ar_tour *t, int quiet, ar_sandbox_cfg *cfg)
+{
+    if (!sb->min)
+        sb->min = t->sandbox_min;
+    cfg->memory_mb = (uint32_t)sb->memory_mb;
+    cfg->pids = (int)sb->pids;
+    return ar_sb_setup(sb, quiet, NULL, 0, cfg);
+}
+
 static int run_main(int argc, char **argv)
 {
     /* argv[0] = "run", argv[1] = DIR */
@@ -179,8 +190,6 @@ static int run_main(int argc, char **argv)
         fprintf(stderr, "arena league: %s\n", err);
         goto out;
     }
-    if (!sb.min)
-        sb.min = t.sandbox_min;
     if (serve) {
         /* [ADDR:]PORT; bound now, before the sandbox takes the network away */
         char addr[64] = "";
@@ -205,13 +214,11 @@ static int run_main(int argc, char **argv)
                     "NAME names it)\n",
                     serve);
     }
-    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
-    o.sandbox.pids = (int)sb.pids;
     /* runner = slurm: the run talks to slurmctld and plays no bot here (its checks too are
      * jobs), so it keeps the host's network; the jobs take the sandbox on their nodes */
     if (t.runner_slurm)
         ar_sandbox_keep_network(1);
-    status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
+    status = league_sandbox(&sb, &t, o.quiet, &o.sandbox);
     if (status != AR_EXIT_OK)
         goto out;
     o.stdout_cap = (uint64_t)sb.stdout_cap;
@@ -295,11 +302,7 @@ static int slurm_set_main(int argc, char **argv)
         fprintf(stderr, "arena league slurm-set: %s\n", err);
         goto out;
     }
-    if (!sb.min)
-        sb.min = t.sandbox_min;
-    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
-    o.sandbox.pids = (int)sb.pids;
-    status = ar_sb_setup(&sb, 0, NULL, 0, &o.sandbox);
+    status = league_sandbox(&sb, &t, 0, &o.sandbox);
     if (status != AR_EXIT_OK)
         goto out;
     o.stdout_cap = (uint64_t)sb.stdout_cap;
@@ -350,12 +353,8 @@ static int final_main(int argc, char **argv)
         fprintf(stderr, "arena league: %s\n", err);
         goto out;
     }
-    if (!sb.min)
-        sb.min = t.sandbox_min;
     o.jobs = (int)jobs;
-    o.sandbox.memory_mb = (uint32_t)sb.memory_mb;
-    o.sandbox.pids = (int)sb.pids;
-    status = ar_sb_setup(&sb, o.quiet, NULL, 0, &o.sandbox);
+    status = league_sandbox(&sb, &t, o.quiet, &o.sandbox);
     if (status != AR_EXIT_OK)
         goto out;
     o.stdout_cap = (uint64_t)sb.stdout_cap;

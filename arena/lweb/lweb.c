@@ -864,19 +864,24 @@ static int revealed(sqlite3 *db, double finished_at)
     return 0;
 }
 
+/* The request's ?g=: a game's number (digits only), or -1. */
+static long long query_game(struct evhttp_request *req)
+{
+    char gv[24], *end;
+    if (aw_request_query(req, "g", gv, sizeof gv) < 0 || !gv[0])
+        return -1;
+    errno = 0;
+    long long g = strtoll(gv, &end, 10);
+    return *end || errno || g < 0 ? -1 : g;
+}
+
 static void on_game(struct evhttp_request *req, void *arg)
 {
     lw_server *s = arg;
     who w;
     whoami(s, req, &w);
-    char gv[24], *gend, id[128] = "";
-    long long g = -1;
-    if (aw_request_query(req, "g", gv, sizeof gv) == 0) {
-        errno = 0;
-        g = strtoll(gv, &gend, 10);
-        if (!gv[0] || *gend || errno || g < 0)
-            g = -1;
-    }
+    char id[128] = "";
+    long long g = query_game(req);
     if (g < 0) {
         message(s, req, 400, &w, "No such game", "g: a game's number was expected");
         return;
@@ -1069,14 +1074,7 @@ static void on_test(struct evhttp_request *req, void *arg)
                   &p);
         return;
     }
-    char gv[24], *gend;
-    long long g = -1;
-    if (aw_request_query(req, "g", gv, sizeof gv) == 0) {
-        errno = 0;
-        g = strtoll(gv, &gend, 10);
-        if (!gv[0] || *gend || errno || g < 0)
-            g = -1;
-    }
+    long long g = query_game(req);
     if (g < 0) {
         message(s, req, 400, &w, "No such game", "g: a test game's number was expected");
         return;
