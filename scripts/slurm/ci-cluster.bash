@@ -93,3 +93,19 @@ slurm_ci_stop() {
     fi
     SLURM_CI_DIR=
 }
+
+# slurm_ci_test_start DIR - for a test script (tests/*/slurm.sh): the cluster up in DIR, or the
+# test ends: SKIP (exit 77, ctest's skipped) where it cannot be had at all (not root), FAIL
+# (exit 1) as root, where CI expects one: a cluster that does not come up is not a quiet pass.
+slurm_ci_test_start() {
+    local t0=$SECONDS
+    if ! slurm_ci_start "$1"; then
+        if [ "$(id -u)" -ne 0 ]; then
+            echo "SKIP: no Slurm cluster: $SLURM_CI_WHY"
+            exit 77
+        fi
+        echo "FAIL: no Slurm cluster: $SLURM_CI_WHY"
+        exit 1
+    fi
+    echo "  cluster up in $((SECONDS - t0)) s"
+}

@@ -21,15 +21,7 @@ trap 'slurm_ci_stop; cleanup' EXIT
 trap 'echo "FAIL: timed out"; exit 124' TERM
 
 t0=$SECONDS
-if ! slurm_ci_start "$W"; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "SKIP: no Slurm cluster: $SLURM_CI_WHY"
-        exit 77
-    fi
-    echo "FAIL: no Slurm cluster: $SLURM_CI_WHY"
-    exit 1
-fi
-echo "  cluster up in $((SECONDS - t0)) s"
+slurm_ci_test_start "$W"
 
 # league FILE RUNNER ENTRANT-LINES...: a league file
 league() {
