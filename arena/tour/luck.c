@@ -224,10 +224,37 @@ static int gin_dw(const okr_rules *r, const uint8_t h[OKR_KINDS])
     return okr_gin_best(r, h, m, &nm);
 }
 
+/* The playouts' stock: one order under stock=deck (c[0], n[1] = 0); under stock=streams one
+ * order per seat's stream, drawn as the engine draws (docs/rules.md, the Decision on per-seat
+ * streams): a seat takes its own stream's next card, or, its stream dry, the last card of the
+ * other's. c[s][n[s] - 1] is the next card. */
+typedef struct rstock {
+    uint8_t c[2][OKR_MAX_CARDS];
+    int n[2], streams;
+} rstock;
+
+static int rs_total(const rstock *st)
+{
+    return st->n[0] + st->n[1];
+}
+
+static int rs_draw(rstock *st, int seat)
+{
+    if (!st->streams)
+        return st->c[0][--st->n[0]];
+    if (st->n[seat])
+        return st->c[seat][--st->n[seat]];
+    int o = 1 - seat, k = st->c[o][0];
+    memmove(st->c[o], st->c[o] + 1, (size_t)--st->n[o]);
+    return k;
+}
+
 /* The reference discard of an 11-card hand h (never `keep`, the card just taken from the
  * pile): the costliest card left out of the hand's best melds (G5), so one arrangement per
  * turn instead of one per card. Returns the card; *dw the deadwood of the 10 kept, counted
- * with the same melds (the best arrangement of the 10 is at most that). */
+ * with the same melds (the best arrangement of the 10 is at most that). Discarding instead
+ * the card left out that counts most when a card that could still meld with another counts
+ * half (keeping pairs and near-runs) measured worse: 0.57 against 0.37 (docs/luck.md). */
 static int ref_discard(const okr_rules *r, uint8_t h[OKR_KINDS], int keep, int *dw)
 {
     okr_ginmeld m[OKR_GIN_MELDS];
@@ -255,6 +282,53 @@ static int ref_discard(const okr_rules *r, uint8_t h[OKR_KINDS], int keep, int *
     return best;
 }
 
+/* The defender's deadwood at a showdown (G5, G7): his least deadwood after laying off onto
+ * the knocker's melds k[] (none on gin). The lay-offs tried: none, every card that extends a
+ * meld (a set's fourth card; a run's next card at either end, repeatedly), and each of those
+ * alone; the least of the defender's best deadwood over what is left. The engine searches
+ * all of them; this is at most a few points above it and a fixed function of the hands. */
+int ar_luck_gin_defender(const okr_rules *r, const uint8_t kn[OKR_KINDS],
+                         const uint8_t def[OKR_KINDS], int gin)
+{
+    int D = gin_dw(r, def);
+    if (gin)
+        return D;
+    okr_ginmeld m[OKR_GIN_MELDS];
+    int nm = 0;
+    (void)okr_gin_best(r, kn, m, &nm);
+    uint8_t h[OKR_KINDS], lay[OKR_KINDS] = {0};
+    memcpy(h, def, OKR_KINDS);
+    for (int i = 0; i < nm; i++) {
+        int a = m[i].card[0], b = m[i].card[m[i].n - 1];
+        if (a % 13 == b % 13) { /* a set: the missing suits */
+            for (int q = 0; q < 4; q++)
+                if (h[q * 13 + a % 13])
+                    lay[q * 13 + a % 13] = 1, h[q * 13 + a % 13] = 0;
+            continue;
+        }
+        int lo = 13, hi = -1, suit = a / 13; /* a run: its ends */
+        for (int c = 0; c < m[i].n; c++) {
+            int rk = m[i].card[c] % 13;
+            lo = rk < lo ? rk : lo, hi = rk > hi ? rk : hi;
+        }
+        while (lo > 0 && h[suit * 13 + lo - 1])
+            lo--, lay[suit * 13 + lo] = 1, h[suit * 13 + lo] = 0;
+        while (hi < 12 && h[suit * 13 + hi + 1])
+            hi++, lay[suit * 13 + hi] = 1, h[suit * 13 + hi] = 0;
+    }
+    int all = gin_dw(r, h);
+    D = all < D ? all : D;
+    memcpy(h, def, OKR_KINDS);
+    for (int k = 0; k < 52; k++)
+        if (lay[k]) {
+            h[k]--;
+            int one = gin_dw(r, h);
+            D = one < D ? one : D;
+            h[k]++;
+        }
+    return D;
+}
+
 /* A card could meld with h: another of its rank, or its suit one or two ranks away. */
 static int ref_linked(const uint8_t h[OKR_KINDS], int k)
 {
@@ -273,8 +347,8 @@ static int ref_linked(const uint8_t h[OKR_KINDS], int k)
  * as soon as the deadwood allows (the defender's deadwood counted without lay-offs); take the
  * pile's top when it could meld and lowers the best deadwood, else draw. pts[] gets the hand's
  * points (0 for both on a drawn hand, G6). */
-static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR_KINDS],
-                        const uint8_t *st, int sn, int s, int keep, int cur[2], int pts[2])
+static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR_KINDS], rstock *st,
+                        int s, int keep, int cur[2], int pts[2])
 {
     pts[0] = pts[1] = 0;
     for (int turn = 0; turn < 64; turn++) {
@@ -282,7 +356,7 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
         h[s][d]--;
         cur[s] = dw;
         if (dw <= limit) {
-            int D = cur[o]; /* G7 */
+            int D = ar_luck_gin_defender(r, h[s], h[o], dw == 0); /* G5, G7 */
             if (dw == 0)
                 pts[s] = (int)r->gin_bonus + D;
             else if (dw < D)
@@ -292,7 +366,7 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
             pts[0] *= dbl, pts[1] *= dbl;
             return;
         }
-        if (sn <= 2)
+        if (rs_total(st) <= 2)
             return; /* G6: a drawn hand */
         s = o;
         keep = -1;
@@ -306,7 +380,7 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
             }
             h[s][d]--;
         }
-        h[s][st[--sn]]++;
+        h[s][rs_draw(st, s)]++;
     }
 }
 
@@ -314,7 +388,7 @@ static void ref_playout(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR
  * policy takes it when it could meld and lowers the best deadwood, else draws; then
  * ref_playout. */
 static void ref_from_draw(const okr_rules *r, int limit, int dbl, uint8_t h[2][OKR_KINDS],
-                          const uint8_t *st, int sn, int s, int top, int cur[2], int pts[2])
+                          rstock *st, int s, int top, int cur[2], int pts[2])
 {
     int keep = -1;
     if (top >= 0 && top < 52 && ref_linked(h[s], top)) {
@@ -327,13 +401,13 @@ static void ref_from_draw(const okr_rules *r, int limit, int dbl, uint8_t h[2][O
             h[s][top]--;
     }
     if (keep < 0) {
-        if (sn <= 0) {
+        if (rs_total(st) <= 0) {
             pts[0] = pts[1] = 0;
             return;
         }
-        h[s][st[--sn]]++;
+        h[s][rs_draw(st, s)]++;
     }
-    ref_playout(r, limit, dbl, h, st, sn, s, keep, cur, pts);
+    ref_playout(r, limit, dbl, h, st, s, keep, cur, pts);
 }
 
 static uint64_t fnv_hand(const uint8_t hand[OKR_KINDS])
@@ -381,14 +455,15 @@ static void rollout_deal(ar_luck *L, const okr_game *g)
     h = mix64(h ^ mix64(fnv_hand(g->hand[0]) + fnv_hand(g->hand[1])) ^ ((uint64_t)top << 8));
     int cur0[2] = {gin_dw(r, g->hand[0]), gin_dw(r, g->hand[1])};
     double v0 = 0;
-    uint8_t ord[OKR_MAX_CARDS];
+    rstock ord = {.n = {sn, 0}};
     for (int i = 0; i < L->rollouts; i++) {
-        roll_order(cnt, sn, h, i, ord);
+        roll_order(cnt, sn, h, i, ord.c[0]);
         for (int first = 0; first < 2; first++) {
             uint8_t hh[2][OKR_KINDS];
             memcpy(hh, g->hand, sizeof hh);
+            rstock st = ord;
             int cur[2] = {cur0[0], cur0[1]}, pts[2];
-            ref_from_draw(r, limit, dbl, hh, ord, sn, first, top, cur, pts);
+            ref_from_draw(r, limit, dbl, hh, &st, first, top, cur, pts);
             v0 += (pts[0] - pts[1]) / 2.0 / (2.0 * L->rollouts);
         }
     }
@@ -397,54 +472,68 @@ static void rollout_deal(ar_luck *L, const okr_game *g)
     L->events[AR_LUCK_DEAL]++;
 }
 
-static void rollout_draw(ar_luck *L, const okr_game *b, int seat, int card, const int cnt[])
+/* Under stock=streams the referee knows which cards each seat's stream holds (a set; the order
+ * within a stream stays unknown): the card a seat draws is uniform over its own stream's cards,
+ * or over the other stream's once its own is dry (docs/rules.md, the Decision on per-seat
+ * streams), not over the whole stock. The draw's expectation is taken over that block, and the
+ * playouts deal each stream's cards in an order of their own and draw them as the engine does.
+ * Over the whole stock instead, the term would also carry which seat's stream holds the better
+ * cards: luck that a duplicate set's two rotations already share, so only noise. */
+static void rollout_draw(ar_luck *L, const okr_game *b, int seat, int card)
 {
     const okr_rules *r = &b->rules;
     int limit = okr_knock_limit(r, b->upcard), sn = b->stock_n;
     int dbl = r->spade_double && b->upcard < 52 && b->upcard / 13 == 3 ? 2 : 1;
+    int streams = b->rules.stock == OKR_STOCK_STREAMS && b->stream_n[0] + b->stream_n[1] == sn;
+    /* the blocks whose cards are known as sets: the whole stock, or the two streams */
+    int nb = streams ? 2 : 1, lo[2] = {0, streams ? b->stream_n[0] : 0};
+    int len[2] = {streams ? b->stream_n[0] : sn, streams ? b->stream_n[1] : 0};
+    int from = streams ? (b->stream_n[seat] ? seat : 1 - seat) : 0; /* the drawn block */
+    int cnt[2][OKR_KINDS];
+    memset(cnt, 0, sizeof cnt);
+    for (int q = 0; q < nb; q++)
+        for (int i = lo[q]; i < lo[q] + len[q]; i++)
+            cnt[q][b->stock[i]]++;
+    if (!cnt[from][card])
+        return; /* not a card this draw could give: a record the engine would not replay */
     uint64_t h = 0xCBF29CE484222325u;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < OKR_KINDS; k++)
             h = (h ^ b->hand[s][k]) * 0x100000001B3u;
-    for (int k = 0; k < OKR_KINDS; k++)
-        h = (h ^ (uint64_t)cnt[k]) * 0x100000001B3u;
+    for (int q = 0; q < nb; q++)
+        for (int k = 0; k < OKR_KINDS; k++)
+            h = (h ^ (uint64_t)cnt[q][k]) * 0x100000001B3u;
     h = mix64(h ^ ((uint64_t)seat << 40) ^ ((uint64_t)b->upcard << 32) ^
               ((uint64_t)b->turns << 16) ^ (b->pile_n ? b->pile[b->pile_n - 1] : 255u) ^
               ((uint64_t)(uint32_t)b->score[0] << 20) ^ ((uint64_t)(uint32_t)b->score[1] << 48));
-    /* L->rollouts orders of the stock's cards, from the kinds in order so that only the
-     * multiset matters; every alternative card is played out on each */
-    uint8_t sorted[OKR_MAX_CARDS], ord[OKR_MAX_CARDS];
-    int n = 0;
-    for (int k = 0; k < OKR_KINDS; k++)
-        for (int c = 0; c < cnt[k]; c++)
-            sorted[n++] = (uint8_t)k;
     int cur0[2] = {0, 0};
     cur0[1 - seat] = gin_dw(r, b->hand[1 - seat]);
     double v[OKR_KINDS][2];
     memset(v, 0, sizeof v);
     for (int i = 0; i < L->rollouts; i++) {
-        memcpy(ord, sorted, (size_t)sn);
-        uint64_t z = h + (uint64_t)i * 0x632BE59BD9B4E019u;
-        for (int j = sn - 1; j > 0; j--) {
-            z = mix64(z);
-            int x = (int)(z % (uint64_t)(j + 1));
-            uint8_t t = ord[j];
-            ord[j] = ord[x], ord[x] = t;
+        /* L->rollouts orders of each block's cards, from the kinds in order so that only the
+         * sets matter; every alternative card is played out on each */
+        rstock ord = {.streams = streams};
+        for (int q = 0; q < nb; q++) {
+            roll_order(cnt[q], len[q], h + (uint64_t)q * 0xD1B54A32D192ED03u, i, ord.c[q]);
+            ord.n[q] = len[q];
         }
         for (int k = 0; k < OKR_KINDS; k++) {
-            if (!cnt[k])
+            if (!cnt[from][k])
                 continue;
-            uint8_t hh[2][OKR_KINDS], st[OKR_MAX_CARDS];
+            uint8_t hh[2][OKR_KINDS];
             memcpy(hh, b->hand, sizeof hh);
             hh[seat][k]++;
+            rstock st = ord;
             int m = 0, skipped = 0;
-            for (int j = 0; j < sn; j++) /* the order without one copy of k */
-                if (!skipped && ord[j] == k)
+            for (int j = 0; j < len[from]; j++) /* the block without one copy of k */
+                if (!skipped && ord.c[from][j] == k)
                     skipped = 1;
                 else
-                    st[m++] = ord[j];
+                    st.c[from][m++] = ord.c[from][j];
+            st.n[from] = m;
             int cur[2] = {cur0[0], cur0[1]}, pts[2];
-            ref_playout(r, limit, dbl, hh, st, m, seat, -1, cur, pts);
+            ref_playout(r, limit, dbl, hh, &st, seat, -1, cur, pts);
             double mid = (pts[0] + pts[1]) / 2.0;
             v[k][0] += (pts[0] - mid) / L->rollouts, v[k][1] += (pts[1] - mid) / L->rollouts;
         }
@@ -452,7 +541,7 @@ static void rollout_draw(ar_luck *L, const okr_game *b, int seat, int card, cons
     double mean[2] = {0, 0}, got[2] = {v[card][0], v[card][1]};
     for (int k = 0; k < OKR_KINDS; k++)
         for (int s = 0; s < 2; s++)
-            mean[s] += cnt[k] * v[k][s] / sn;
+            mean[s] += cnt[from][k] * v[k][s] / len[from];
     for (int s = 0; s < 2; s++) {
         L->luck[s] += got[s] - mean[s];
         L->by_type[AR_LUCK_DRAW][s] += got[s] - mean[s];
@@ -469,7 +558,7 @@ void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card)
         cnt[before->stock[i]]++;
     if (L->v == AR_LUCK_V_ROLLOUT && before->rules.family == OKR_FAMILY_GIN && p == 2 &&
         cnt[card]) {
-        rollout_draw(L, before, seat, card, cnt);
+        rollout_draw(L, before, seat, card);
         return;
     }
     double st[OKR_MAX_PLAYERS], mean[OKR_MAX_PLAYERS] = {0}, got[OKR_MAX_PLAYERS] = {0};

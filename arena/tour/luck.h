@@ -50,7 +50,9 @@ void ar_luck_deal(ar_luck *L, const okr_game *g);
 
 /* `seat` draws `card` from the stock of *before (the state before the draw). The next card is
  * uniform over the cards in before->stock (docs/rules.md, both stock options), so the
- * expectation is the average over them. */
+ * expectation is the average over them; with the rollout estimate under stock=streams, over
+ * the cards of the stream the seat draws from (its own, or the other's once its own is dry),
+ * the referee knowing each stream's cards but not their order. */
 void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card);
 
 /* Read the record in f and sum its luck with value estimate v. On success returns 0 and fills
@@ -58,6 +60,11 @@ void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card);
  * why" on a record that does not replay. */
 int ar_luck_record(FILE *f, const char *path, int v, ar_luck *L, int32_t *final_total,
                    int *completed, char *err, size_t cap);
+
+/* Gin, the rollout estimate's showdown (G5, G7): the defender's deadwood after lay-offs onto
+ * the melds of the knocker's 10-card hand kn (none when gin), as its playouts count it. */
+int ar_luck_gin_defender(const okr_rules *r, const uint8_t kn[OKR_KINDS],
+                         const uint8_t def[OKR_KINDS], int gin);
 
 /* The v names for flags: "hand", "const", "noise", "rollout", "rollout:N" (N playouts per
  * card, 1-4096); -1 for another name. */
