@@ -50,9 +50,7 @@ void ar_luck_deal(ar_luck *L, const okr_game *g);
 
 /* `seat` draws `card` from the stock of *before (the state before the draw). The next card is
  * uniform over the cards in before->stock (docs/rules.md, both stock options), so the
- * expectation is the average over them; with the rollout estimate under stock=streams, over
- * the cards of the stream the seat draws from (its own, or the other's once its own is dry),
- * the referee knowing each stream's cards but not their order. */
+ * expectation is the average over them. */
 void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card);
 
 /* Read the record in f and sum its luck with value estimate v. On success returns 0 and fills
