@@ -59,6 +59,11 @@ void ar_luck_draw(ar_luck *L, const okr_game *before, int seat, int card);
 int ar_luck_record(FILE *f, const char *path, int v, ar_luck *L, int32_t *final_total,
                    int *completed, char *err, size_t cap);
 
+/* Gin, the rollout estimate's showdown (G5, G7): the defender's deadwood after lay-offs onto
+ * the melds of the knocker's 10-card hand kn (none when gin), as its playouts count it. */
+int ar_luck_gin_defender(const okr_rules *r, const uint8_t kn[OKR_KINDS],
+                         const uint8_t def[OKR_KINDS], int gin);
+
 /* The v names for flags: "hand", "const", "noise", "rollout", "rollout:N" (N playouts per
  * card, 1-4096); -1 for another name. */
 int ar_luck_v_parse(const char *name);
