@@ -75,11 +75,15 @@ for (;;) {
   if (/^your clock: \d+:\d\d left for this move$/.test(clock)) clocks++;
   if (decisions === 1) check(`the first decision's clock is the human's 30 minutes (--human-ms): "${clock}"`, /: (29|30):\d\d left/.test(clock));
   if (s.v && s.v.phase === 'claim') { // german: the claim window is named, never "your turn"
-    const w = await page.evaluate(() => [document.getElementById('claimwin').textContent, document.getElementById('status').textContent]);
-    windows++;
-    if (windows === 1) await page.screenshot({ path: path.join(shots, prefix + '-claim.png') });
-    const by = await page.evaluate(() => (st.view.discarder === st.seat ? 'you' : st.names[st.view.discarder]));
-    if (/^Claim window \(RULES 6\.G\): .+ discarded by .+\. /.test(w[0]) && w[0].includes(' discarded by ' + by + '.') && !/your turn|undefined/.test(w[0] + w[1])) namedWindows++;
+    // the window's texts and its discarder read in one go, while this decision is still the
+    // page's: with auto-pass on, the page may have passed it (and drawn the next) in between
+    const w = await page.evaluate((id) => (st.decision && st.decision.id === id ? [document.getElementById('claimwin').textContent, document.getElementById('status').textContent,
+      st.view.discarder === st.seat ? 'you' : st.names[st.view.discarder]] : null), s.d.id);
+    if (w) {
+      windows++;
+      if (windows === 1) await page.screenshot({ path: path.join(shots, prefix + '-claim.png') });
+      if (/^Claim window \(RULES 6\.G\): .+ discarded by .+\. /.test(w[0]) && w[0].includes(' discarded by ' + w[2] + '.') && !/your turn|undefined/.test(w[0] + w[1])) namedWindows++;
+    }
     if (autoOn) { // the page passes it by itself
       const gone = await page.waitForFunction((id) => !st.decision || st.decision.id !== id, s.d.id, { timeout: 5000 }).then(() => true).catch(() => false);
       if (gone) autoPassed++;
