@@ -321,6 +321,20 @@ static int launch(league *L, slot *s, long long set, long long deal, const long 
     return 0;
 }
 
+/* Seats from..k-1 of a check's or a test's table: the built-ins, random and greedy by turns,
+ * named PREFIX-POLICYj in names. */
+static void builtin_seats(ar_entrant *bots, char names[][32], int from, int k, const char *prefix)
+{
+    for (int j = from; j < k; j++) {
+        memset(&bots[j], 0, sizeof bots[j]);
+        bots[j].builtin = 1;
+        bots[j].policy = j % 2 ? AR_POLICY_RANDOM : AR_POLICY_GREEDY;
+        snprintf(names[j], 32, "%s-%s%d", prefix, ar_policy_name(bots[j].policy), j);
+        bots[j].name = names[j];
+        bots[j].command = j % 2 ? "@random" : "@greedy";
+    }
+}
+
 /* A new version's check: one set against the built-ins, every seat of the table. */
 static int start_check(league *L, slot *s, int i)
 {
@@ -330,14 +344,7 @@ static int start_check(league *L, slot *s, int i)
     static char names[8][32];
     to_entrant(&L->e[i], &bots[0], &L->t);
     ids[0] = L->e[i].id;
-    for (int j = 1; j < k; j++) {
-        memset(&bots[j], 0, sizeof bots[j]);
-        bots[j].builtin = 1;
-        bots[j].policy = j % 2 ? AR_POLICY_RANDOM : AR_POLICY_GREEDY;
-        snprintf(names[j], sizeof names[j], "check-%s%d", ar_policy_name(bots[j].policy), j);
-        bots[j].name = names[j];
-        bots[j].command = j % 2 ? "@random" : "@greedy";
-    }
+    builtin_seats(bots, names, 1, k, "check");
     char msg[2 * PATH_MAX + 600];
     if (views_clash(L, i, msg, sizeof msg) < 0) {
         char why[sizeof msg + 64];
@@ -422,14 +429,7 @@ static int start_test(league *L, slot *s)
     to_entrant(&L->e[b], &bots[1], &L->t);
     ids[0] = L->e[a].id;
     ids[1] = L->e[b].id;
-    for (int j = 2; j < k; j++) {
-        memset(&bots[j], 0, sizeof bots[j]);
-        bots[j].builtin = 1;
-        bots[j].policy = j % 2 ? AR_POLICY_RANDOM : AR_POLICY_GREEDY;
-        snprintf(names[j], sizeof names[j], "test-%s%d", ar_policy_name(bots[j].policy), j);
-        bots[j].name = names[j];
-        bots[j].command = j % 2 ? "@random" : "@greedy";
-    }
+    builtin_seats(bots, names, 2, k, "test");
     test_state(L, test, "playing", NULL);
     memset(s, 0, sizeof *s);
     s->test = test;

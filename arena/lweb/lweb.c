@@ -864,6 +864,24 @@ static int revealed(sqlite3 *db, double finished_at)
     return 0;
 }
 
+/* The replay page of the record at path as ro says (seat, way back, no seed), with the league
+ * folder's clocks; a 404 saying `why` when the record cannot be replayed. */
+static void send_replay(lw_server *s, struct evhttp_request *req, const who *w, const char *path,
+                        av_replay_opts *ro, const char *why)
+{
+    char err[512], *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ro->clocks = av_folder_clocks(s->dir);
+    int rc = av_replay_html(path, ro, m, err, sizeof err);
+    fclose(m);
+    if (rc == 0)
+        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
+    else
+        message(s, req, 404, w, "No replay", why);
+    free(buf);
+}
+
 /* The request's ?g=: a game's number (digits only), or -1. */
 static long long query_game(struct evhttp_request *req)
 {
@@ -908,7 +926,7 @@ static void on_game(struct evhttp_request *req, void *arg)
         return;
     }
     /* the author's seats: the record's own names, seat by seat (what the seat page draws) */
-    char path[PATH_MAX], err[512] = "", sv[8];
+    char path[PATH_MAX], sv[8];
     snprintf(path, sizeof path, "%s/records/%s.jsonl", s->dir, id);
     int want = -1;
     if (aw_request_query(req, "seat", sv, sizeof sv) == 0 && strlen(sv) == 1 && isdigit(sv[0]))
@@ -942,21 +960,11 @@ static void on_game(struct evhttp_request *req, void *arg)
                 "of its bots see it as their seat saw it.");
         return;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
     av_replay_opts ro = {.seat = full ? AV_SPECTATOR : seat,
                          .back = "/",
                          .back_label = "leaderboard",
                          .no_seed = !is_host(&w)};
-    ro.clocks = av_folder_clocks(s->dir);
-    int rc = av_replay_html(path, &ro, m, err, sizeof err);
-    fclose(m);
-    if (rc == 0)
-        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
-    else
-        message(s, req, 404, &w, "No replay", "this game's record could not be replayed");
-    free(buf);
+    send_replay(s, req, &w, path, &ro, "this game's record could not be replayed");
 }
 
 static void on_log(struct evhttp_request *req, void *arg)
@@ -1100,24 +1108,14 @@ static void on_test(struct evhttp_request *req, void *arg)
         message(s, req, 404, &w, "No such test game", "you asked for no test game of that number");
         return;
     }
-    char path[PATH_MAX], err[512], back[128];
+    char path[PATH_MAX], back[128];
     snprintf(path, sizeof path, "%s/tests/records/%s.jsonl", s->dir, id);
     snprintf(back, sizeof back, "/entrant?name=%s#tests", name);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
     av_replay_opts ro = {.seat = is_host(&w) ? AV_SPECTATOR : seat,
                          .back = ar_league_author_name_ok(name) ? back : "/",
                          .back_label = "the bot's test games",
                          .no_seed = !is_host(&w)};
-    ro.clocks = av_folder_clocks(s->dir);
-    int rc = av_replay_html(path, &ro, m, err, sizeof err);
-    fclose(m);
-    if (rc == 0)
-        aw_reply(req, 200, "text/html; charset=utf-8", buf, len);
-    else
-        message(s, req, 404, &w, "No replay", "this test game's record could not be replayed");
-    free(buf);
+    send_replay(s, req, &w, path, &ro, "this test game's record could not be replayed");
 }
 
 /* ---- Signing in and out -------------------------------------------------------------------- */
